@@ -1,0 +1,21 @@
+/* Compiler helpers used across layers. */
+#ifndef ORDO_BASE_COMPILER_H
+#define ORDO_BASE_COMPILER_H
+
+#include <stddef.h>
+
+#define ORDO_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define ORDO_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define ORDO_CACHE_LINE  64
+#define ORDO_ALIGNED(n)  __attribute__((aligned(n)))
+#define ORDO_UNUSED      __attribute__((unused))
+#define ORDO_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+#define ordo_container_of(ptr, type, member) \
+    ((type *)((char *)(ptr) - offsetof(type, member)))
+
+#define ORDO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ORDO_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define ORDO_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#endif

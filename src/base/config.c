@@ -1,0 +1,177 @@
+#include "config.h"
+
+#include <ctype.h>
+#include <strings.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+ordo_config_t ordo_config;
+
+static const char *const order_names[] = {"strict", "default", "relaxed", NULL};
+static const char *const single_copy_names[] = {"auto", "off", NULL};
+static const char *const log_names[] = {"error", "warn", "info", "debug", NULL};
+
+#define FIELD(f) offsetof(ordo_config_t, f)
+
+static const ordo_setting_t settings[] = {
+    {"ORDO_ORDER", ORDO_SETTING_ENUM, "default",
+     "Ordering mode of the default stream and of streams created without one: "
+     "strict (issue order, gets see earlier puts), default (puts/atomics in order, "
+     "gets may pass), relaxed (only fence orders)", order_names, FIELD(order), 0},
+    {"ORDO_PIO_MAX", ORDO_SETTING_SIZE, "4K",
+     "Largest transfer the initiating CPU copies itself (PIO); larger ones go to "
+     "the offload engines", NULL, FIELD(pio_max), 0},
+    {"ORDO_ENGINES", ORDO_SETTING_INT, "2",
+     "Offload engines (copy threads) per process, i.e. engine transfers in flight "
+     "at once; 0 makes the initiator copy everything itself", NULL, FIELD(engines), 0},
+    {"ORDO_ENGINE_CHUNK", ORDO_SETTING_SIZE, "256K",
+     "Unit of engine work: a large transfer is split into chunks that engines "
+     "(and a waiting initiator) copy in parallel", NULL, FIELD(engine_chunk), 0},
+    {"ORDO_TL", ORDO_SETTING_STRING, "self,shm",
+     "Transports to use, comma-separated, in preference order (self: own rank; "
+     "shm: ranks on this node)", NULL, FIELD(tl), sizeof(ordo_config.tl)},
+    {"ORDO_ATTACH_CACHE_MAX", ORDO_SETTING_INT, "1024",
+     "Peer region mappings kept attached at once; least recently used ones are "
+     "unmapped beyond it", NULL, FIELD(attach_cache_max), 0},
+    {"ORDO_SINGLE_COPY", ORDO_SETTING_ENUM, "auto",
+     "Reach regions created over user memory by process_vm_readv/writev (auto: "
+     "where the kernel allows it per peer; off: always move the pages into shared "
+     "memory instead)", single_copy_names, FIELD(single_copy), 0},
+    {"ORDO_LOG_LEVEL", ORDO_SETTING_ENUM, "warn",
+     "Messages printed to stderr: error, warn, info, debug", log_names,
+     FIELD(log_level), 0},
+    {"ORDO_BOOT_TIMEOUT", ORDO_SETTING_INT, "300",
+     "Seconds a rank waits for the launcher or its peers before giving up with an "
+     "error", NULL, FIELD(boot_timeout), 0},
+};
+
+static ordo_setting_source_t sources[ORDO_ARRAY_SIZE(settings)];
+
+size_t ordo_config_count(void) { return ORDO_ARRAY_SIZE(settings); }
+const ordo_setting_t *ordo_config_setting(size_t i) { return &settings[i]; }
+ordo_setting_source_t ordo_config_source(size_t i) { return sources[i]; }
+
+ordo_status_t ordo_parse_size(const char *text, size_t *bytes_p)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || errno || text[0] == '-')
+        return ORDO_ERR_INVALID_PARAM;
+    unsigned shift = 0;
+    switch (toupper((unsigned char)*end)) {
+    case '\0': break;
+    case 'K': shift = 10; end++; break;
+    case 'M': shift = 20; end++; break;
+    case 'G': shift = 30; end++; break;
+    default: return ORDO_ERR_INVALID_PARAM;
+    }
+    if (*end == 'i' || *end == 'B')   /* accept KiB / KB spellings */
+        end += (*end == 'i' && end[1] == 'B') ? 2 : 1;
+    if (*end != '\0' || (shift && v > (UINT64_MAX >> shift)))
+        return ORDO_ERR_INVALID_PARAM;
+    *bytes_p = (size_t)(v << shift);
+    return ORDO_OK;
+}
+
+static ordo_status_t parse_one(const ordo_setting_t *s, const char *text, ordo_config_t *cfg)
+{
+    void *field = (char *)cfg + s->offset;
+    switch (s->type) {
+    case ORDO_SETTING_INT: {
+        char *end;
+        errno = 0;
+        long v = strtol(text, &end, 10);
+        if (end == text || *end || errno || v < 0 || v > 1000000)
+            return ORDO_ERR_INVALID_PARAM;
+        *(int *)field = (int)v;
+        return ORDO_OK;
+    }
+    case ORDO_SETTING_SIZE:
+        return ordo_parse_size(text, (size_t *)field);
+    case ORDO_SETTING_ENUM:
+        for (int i = 0; s->choices[i]; i++) {
+            if (strcasecmp(text, s->choices[i]) == 0) {
+                *(int *)field = i;
+                return ORDO_OK;
+            }
+        }
+        return ORDO_ERR_INVALID_PARAM;
+    case ORDO_SETTING_STRING:
+        if (strlen(text) >= s->maxlen)
+            return ORDO_ERR_INVALID_PARAM;
+        strcpy((char *)field, text);
+        return ORDO_OK;
+    }
+    return ORDO_ERR_INVALID_PARAM;
+}
+
+static void describe_accepted(const ordo_setting_t *s, char *buf, size_t len)
+{
+    switch (s->type) {
+    case ORDO_SETTING_INT:    snprintf(buf, len, "a whole number >= 0"); return;
+    case ORDO_SETTING_SIZE:   snprintf(buf, len, "a size such as 4096, 4K, 1M"); return;
+    case ORDO_SETTING_STRING: snprintf(buf, len, "text shorter than %zu bytes", s->maxlen); return;
+    case ORDO_SETTING_ENUM: {
+        size_t off = 0;
+        for (int i = 0; s->choices[i] && off < len; i++)
+            off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "one of ",
+                                    s->choices[i]);
+        return;
+    }
+    }
+}
+
+ordo_status_t ordo_config_load(void)
+{
+    ordo_config_t cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    ordo_setting_source_t src[ORDO_ARRAY_SIZE(settings)];
+    for (size_t i = 0; i < ORDO_ARRAY_SIZE(settings); i++) {
+        const ordo_setting_t *s = &settings[i];
+        ordo_status_t st = parse_one(s, s->def, &cfg);
+        if (st != ORDO_OK)
+            return st;   /* a bad default is a bug caught by the unit test */
+        src[i] = ORDO_SOURCE_DEFAULT;
+        const char *env = getenv(s->name);
+        if (env == NULL || *env == '\0')
+            continue;
+        if (parse_one(s, env, &cfg) != ORDO_OK) {
+            char accepted[256];
+            describe_accepted(s, accepted, sizeof(accepted));
+            ordo_error("%s=\"%s\" is not valid: expected %s", s->name, env, accepted);
+            return ORDO_ERR_INVALID_PARAM;
+        }
+        src[i] = ORDO_SOURCE_ENV;
+    }
+    if (cfg.engine_chunk < 4096) {
+        ordo_error("ORDO_ENGINE_CHUNK=%zu is too small: at least 4K", cfg.engine_chunk);
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    if (cfg.attach_cache_max < 1) {
+        ordo_error("ORDO_ATTACH_CACHE_MAX must be at least 1");
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    ordo_config = cfg;
+    memcpy(sources, src, sizeof(src));
+    ordo_log_threshold = cfg.log_level;
+    return ORDO_OK;
+}
+
+void ordo_config_value_string(size_t i, char *buf, size_t len)
+{
+    const ordo_setting_t *s = &settings[i];
+    const void *field = (const char *)&ordo_config + s->offset;
+    switch (s->type) {
+    case ORDO_SETTING_INT:    snprintf(buf, len, "%d", *(const int *)field); break;
+    case ORDO_SETTING_SIZE:   snprintf(buf, len, "%zu", *(const size_t *)field); break;
+    case ORDO_SETTING_ENUM:   snprintf(buf, len, "%s", s->choices[*(const int *)field]); break;
+    case ORDO_SETTING_STRING: snprintf(buf, len, "%s", (const char *)field); break;
+    }
+}

@@ -1,0 +1,62 @@
+/* Settings: every ORDO_* variable is declared once in the table of
+ * config.c (name, type, default, help).  That table drives parsing from the
+ * environment, ordo-info and docs/settings.md. */
+#ifndef ORDO_BASE_CONFIG_H
+#define ORDO_BASE_CONFIG_H
+
+#include <stddef.h>
+#include <ordo/status.h>
+
+typedef enum ordo_setting_type {
+    ORDO_SETTING_INT,
+    ORDO_SETTING_SIZE,    /* bytes, accepts K/M/G suffixes (binary) */
+    ORDO_SETTING_ENUM,    /* one of a list of names, stored as its index */
+    ORDO_SETTING_STRING
+} ordo_setting_type_t;
+
+typedef enum ordo_setting_source {
+    ORDO_SOURCE_DEFAULT,
+    ORDO_SOURCE_ENV
+} ordo_setting_source_t;
+
+enum { ORDO_SINGLE_COPY_AUTO = 0, ORDO_SINGLE_COPY_OFF = 1 };
+enum { ORDO_ON_FAILURE_ABORT = 0, ORDO_ON_FAILURE_NOTIFY = 1 };
+
+typedef struct ordo_config {
+    int    order;              /* ordo_order_t of the default stream and new streams */
+    size_t pio_max;            /* largest transfer done by the CPU (PIO) */
+    int    engines;            /* offload engines (copy threads) in flight */
+    size_t engine_chunk;       /* engine work unit: large transfers are split */
+    char   tl[128];            /* transports to use, in preference order */
+    int    attach_cache_max;   /* peer mappings kept mapped at once */
+    int    single_copy;        /* ORDO_SINGLE_COPY_* */
+    int    log_level;          /* ordo_log_level_t */
+    int    boot_timeout;       /* seconds to wait for the launcher */
+} ordo_config_t;
+
+extern ordo_config_t ordo_config;
+
+typedef struct ordo_setting {
+    const char          *name;     /* environment variable */
+    ordo_setting_type_t  type;
+    const char          *def;      /* default, as text */
+    const char          *help;
+    const char *const   *choices;  /* ENUM: NULL-terminated names */
+    size_t               offset;   /* field in ordo_config_t */
+    size_t               maxlen;   /* STRING: buffer size */
+} ordo_setting_t;
+
+/* Reset to defaults, then read the environment.  A malformed value is an
+ * error naming the variable and what it accepts; nothing is half-applied. */
+ordo_status_t ordo_config_load(void);
+
+size_t ordo_config_count(void);
+const ordo_setting_t *ordo_config_setting(size_t i);
+ordo_setting_source_t ordo_config_source(size_t i);
+/* The current value of setting i as text. */
+void ordo_config_value_string(size_t i, char *buf, size_t len);
+
+/* Parse "64", "4K", "1M", "2G" into bytes. */
+ordo_status_t ordo_parse_size(const char *text, size_t *bytes_p);
+
+#endif

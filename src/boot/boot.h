@@ -1,0 +1,47 @@
+/* Bootstrap: how a rank learns its peers.  Back ends: the ordorun socket
+ * and a singleton for a process started alone (PMIx and MPI come later and
+ * plug in through the same ops). */
+#ifndef ORDO_BOOT_H
+#define ORDO_BOOT_H
+
+#include <stddef.h>
+#include <ordo/status.h>
+
+typedef struct ordo_boot ordo_boot_t;
+
+typedef struct ordo_boot_ops {
+    size_t        size;
+    const char   *name;
+    ordo_status_t (*put)(ordo_boot_t *b, const char *key, const void *val, size_t len);
+    /* Blocks until some rank put key; ORDO_ERR_INVALID_PARAM if the value is
+     * larger than cap. */
+    ordo_status_t (*get)(ordo_boot_t *b, const char *key, void *val, size_t cap,
+                         size_t *len_p);
+    ordo_status_t (*barrier)(ordo_boot_t *b);
+    ordo_status_t (*fd_put)(ordo_boot_t *b, const char *key, int fd);
+    ordo_status_t (*fd_get)(ordo_boot_t *b, const char *key, int *fd_p);
+    ordo_status_t (*fd_del)(ordo_boot_t *b, const char *key);
+    /* Tell the launcher this rank finished cleanly, and release. */
+    void          (*fini)(ordo_boot_t *b, int clean);
+} ordo_boot_ops_t;
+
+struct ordo_boot {
+    const ordo_boot_ops_t *ops;
+    int rank;
+    int size;
+    char binding[64];   /* what the launcher bound us to, for reports */
+};
+
+/* Pick the back end from the environment and connect. */
+ordo_status_t ordo_boot_open(int timeout_s, ordo_boot_t **boot_p);
+
+/* Every rank contributes len bytes under tag; all[] receives size * len. */
+ordo_status_t ordo_boot_allgather(ordo_boot_t *b, const char *tag, const void *mine,
+                                  size_t len, void *all);
+
+/* back ends */
+ordo_status_t ordo_boot_ordorun_open(int fd, int rank, int size, int timeout_s,
+                                     ordo_boot_t **boot_p);
+ordo_status_t ordo_boot_single_open(ordo_boot_t **boot_p);
+
+#endif

@@ -1,0 +1,223 @@
+/* Bootstrap client for ordorun: one request, one reply, over the inherited
+ * socket.  Replies to GET and BARRIER may take long (they wait for peers), so
+ * every wait is bounded by the boot timeout and fails with a clear error. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "boot.h"
+#include "boot_proto.h"
+#include "../base/log.h"
+
+typedef struct boot_ordorun {
+    ordo_boot_t super;
+    int         fd;
+    int         timeout_ms;
+    char       *buf;           /* one message */
+} boot_ordorun_t;
+
+static ordo_status_t send_msg(boot_ordorun_t *b, uint32_t type, const char *key,
+                              const void *val, size_t vallen, int fd)
+{
+    size_t keylen = key ? strlen(key) : 0;
+    if (keylen >= ORDO_BOOT_KEY_MAX || vallen > ORDO_BOOT_VALUE_MAX) {
+        ordo_error("bootstrap key or value too long (%zu, %zu bytes)", keylen, vallen);
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    ordo_boot_msg_t hdr = {.type = type, .status = 0, .keylen = (uint32_t)keylen,
+                           .vallen = (uint32_t)vallen};
+    struct iovec iov[3] = {{&hdr, sizeof(hdr)}, {(void *)key, keylen}, {(void *)val, vallen}};
+    union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } ctl;
+    struct msghdr mh = {.msg_iov = iov, .msg_iovlen = 3};
+    if (fd >= 0) {
+        memset(&ctl, 0, sizeof(ctl));
+        mh.msg_control = ctl.b;
+        mh.msg_controllen = sizeof(ctl.b);
+        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof(int));
+    }
+    ssize_t n;
+    do {
+        n = sendmsg(b->fd, &mh, MSG_NOSIGNAL);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        ordo_error("lost the launcher connection (sendmsg: %s)", strerror(errno));
+        return errno == EPIPE ? ORDO_ERR_PEER_DEAD : ORDO_ERR_BOOTSTRAP;
+    }
+    return ORDO_OK;
+}
+
+/* Receive the reply; value into val (cap bytes), descriptor into *fd_p. */
+static ordo_status_t recv_reply(boot_ordorun_t *b, void *val, size_t cap, size_t *len_p,
+                                int *fd_p)
+{
+    struct pollfd p = {.fd = b->fd, .events = POLLIN};
+    int r;
+    do {
+        r = poll(&p, 1, b->timeout_ms);
+    } while (r < 0 && errno == EINTR);
+    if (r == 0) {
+        ordo_error("no answer from the launcher or peers in %d s (ORDO_BOOT_TIMEOUT)",
+                   b->timeout_ms / 1000);
+        return ORDO_ERR_TIMED_OUT;
+    }
+    union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } ctl;
+    struct iovec iov = {b->buf, ORDO_BOOT_MSG_MAX};
+    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
+                        .msg_controllen = sizeof(ctl.b)};
+    ssize_t n;
+    do {
+        n = recvmsg(b->fd, &mh, MSG_CMSG_CLOEXEC);
+    } while (n < 0 && errno == EINTR);
+    if (n <= 0) {
+        ordo_error("lost the launcher connection (%s)", n == 0 ? "closed" : strerror(errno));
+        return ORDO_ERR_BOOTSTRAP;
+    }
+    int fd = -1;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+            memcpy(&fd, CMSG_DATA(c), sizeof(int));
+    ordo_boot_msg_t hdr;
+    memcpy(&hdr, b->buf, sizeof(hdr));
+    if ((size_t)n < sizeof(hdr) || hdr.type != ORDO_BOOT_REPLY ||
+        sizeof(hdr) + hdr.keylen + hdr.vallen != (size_t)n) {
+        ordo_error("malformed reply from the launcher");
+        if (fd >= 0)
+            close(fd);
+        return ORDO_ERR_BOOTSTRAP;
+    }
+    if (hdr.status != ORDO_OK) {
+        if (fd >= 0)
+            close(fd);
+        return (ordo_status_t)hdr.status;
+    }
+    if (val != NULL) {
+        if (hdr.vallen > cap) {
+            ordo_error("bootstrap value of %u bytes exceeds buffer of %zu", hdr.vallen, cap);
+            return ORDO_ERR_INVALID_PARAM;
+        }
+        memcpy(val, b->buf + sizeof(hdr) + hdr.keylen, hdr.vallen);
+    }
+    if (len_p)
+        *len_p = hdr.vallen;
+    if (fd_p)
+        *fd_p = fd;
+    else if (fd >= 0)
+        close(fd);
+    return ORDO_OK;
+}
+
+static ordo_status_t call(ordo_boot_t *base, uint32_t type, const char *key,
+                          const void *val, size_t len, int fd_out, void *out, size_t cap,
+                          size_t *len_p, int *fd_p)
+{
+    boot_ordorun_t *b = (boot_ordorun_t *)base;
+    ordo_status_t st = send_msg(b, type, key, val, len, fd_out);
+    if (st != ORDO_OK)
+        return st;
+    return recv_reply(b, out, cap, len_p, fd_p);
+}
+
+static ordo_status_t or_put(ordo_boot_t *b, const char *key, const void *val, size_t len)
+{
+    return call(b, ORDO_BOOT_PUT, key, val, len, -1, NULL, 0, NULL, NULL);
+}
+
+static ordo_status_t or_get(ordo_boot_t *b, const char *key, void *val, size_t cap,
+                            size_t *len_p)
+{
+    return call(b, ORDO_BOOT_GET, key, NULL, 0, -1, val, cap, len_p, NULL);
+}
+
+static ordo_status_t or_barrier(ordo_boot_t *b)
+{
+    return call(b, ORDO_BOOT_BARRIER, NULL, NULL, 0, -1, NULL, 0, NULL, NULL);
+}
+
+static ordo_status_t or_fd_put(ordo_boot_t *b, const char *key, int fd)
+{
+    return call(b, ORDO_BOOT_FD_PUT, key, NULL, 0, fd, NULL, 0, NULL, NULL);
+}
+
+static ordo_status_t or_fd_get(ordo_boot_t *b, const char *key, int *fd_p)
+{
+    int fd = -1;
+    ordo_status_t st = call(b, ORDO_BOOT_FD_GET, key, NULL, 0, -1, NULL, 0, NULL, &fd);
+    if (st == ORDO_OK && fd < 0) {
+        ordo_error("launcher sent no descriptor for '%s'", key);
+        return ORDO_ERR_BOOTSTRAP;
+    }
+    if (st == ORDO_OK)
+        *fd_p = fd;
+    return st;
+}
+
+static ordo_status_t or_fd_del(ordo_boot_t *b, const char *key)
+{
+    return call(b, ORDO_BOOT_FD_DEL, key, NULL, 0, -1, NULL, 0, NULL, NULL);
+}
+
+static void or_fini(ordo_boot_t *base, int clean)
+{
+    boot_ordorun_t *b = (boot_ordorun_t *)base;
+    if (clean)
+        call(base, ORDO_BOOT_FINALIZE, NULL, NULL, 0, -1, NULL, 0, NULL, NULL);
+    close(b->fd);
+    free(b->buf);
+    free(b);
+}
+
+static const ordo_boot_ops_t ordorun_ops = {
+    .size = sizeof(ordo_boot_ops_t), .name = "ordorun",
+    .put = or_put, .get = or_get, .barrier = or_barrier,
+    .fd_put = or_fd_put, .fd_get = or_fd_get, .fd_del = or_fd_del, .fini = or_fini,
+};
+
+ordo_status_t ordo_boot_ordorun_open(int fd, int rank, int size, int timeout_s,
+                                     ordo_boot_t **boot_p)
+{
+    /* The socket pair was made by ordorun before it forked us, so the peer
+     * must be our parent, running as our user. */
+    struct ucred cred;
+    socklen_t clen = sizeof(cred);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) < 0) {
+        ordo_error("launcher socket %d: %s", fd, strerror(errno));
+        return ORDO_ERR_BOOTSTRAP;
+    }
+    if (cred.uid != getuid() || cred.pid != getppid()) {
+        ordo_error("launcher socket belongs to pid %d uid %d, expected our parent %d uid %d",
+                   (int)cred.pid, (int)cred.uid, (int)getppid(), (int)getuid());
+        return ORDO_ERR_BOOTSTRAP;
+    }
+    boot_ordorun_t *b = calloc(1, sizeof(*b));
+    char *buf = malloc(ORDO_BOOT_MSG_MAX);
+    if (b == NULL || buf == NULL) {
+        free(b);
+        free(buf);
+        return ORDO_ERR_NO_MEMORY;
+    }
+    b->super.ops = &ordorun_ops;
+    b->super.rank = rank;
+    b->super.size = size;
+    const char *bind = getenv(ORDO_ENV_BINDING);
+    snprintf(b->super.binding, sizeof(b->super.binding), "%s", bind ? bind : "unknown");
+    b->fd = fd;
+    b->buf = buf;
+    b->timeout_ms = timeout_s > 0 ? timeout_s * 1000 : -1;
+    ordo_status_t st = call(&b->super, ORDO_BOOT_HELLO, NULL, NULL, 0, -1, NULL, 0, NULL, NULL);
+    if (st != ORDO_OK) {
+        free(buf);
+        free(b);
+        return st;
+    }
+    *boot_p = &b->super;
+    return ORDO_OK;
+}

@@ -1,0 +1,39 @@
+/* Wire protocol between a rank and ordorun, over an inherited
+ * SOCK_SEQPACKET socket pair (one message per datagram; descriptors travel as
+ * SCM_RIGHTS, and the kernel attaches the sender's credentials, which the
+ * launcher checks against the pid it forked). */
+#ifndef ORDO_BOOT_PROTO_H
+#define ORDO_BOOT_PROTO_H
+
+#include <stdint.h>
+
+#define ORDO_BOOT_KEY_MAX   256
+#define ORDO_BOOT_VALUE_MAX 65536
+#define ORDO_BOOT_MSG_MAX   (sizeof(ordo_boot_msg_t) + ORDO_BOOT_KEY_MAX + ORDO_BOOT_VALUE_MAX)
+
+/* Environment a launched rank finds. */
+#define ORDO_ENV_RANK    "ORDO_RANK"
+#define ORDO_ENV_SIZE    "ORDO_SIZE"
+#define ORDO_ENV_BOOT_FD "ORDO_BOOT_FD"
+#define ORDO_ENV_BINDING "ORDO_BINDING"
+
+typedef enum ordo_boot_msg_type {
+    ORDO_BOOT_HELLO    = 1,  /* rank -> launcher: ordo_init was called */
+    ORDO_BOOT_PUT      = 2,  /* key, value */
+    ORDO_BOOT_GET      = 3,  /* key; the reply waits until the key exists */
+    ORDO_BOOT_BARRIER  = 4,
+    ORDO_BOOT_FD_PUT   = 5,  /* key, descriptor attached */
+    ORDO_BOOT_FD_GET   = 6,  /* key; reply carries a duplicate descriptor */
+    ORDO_BOOT_FD_DEL   = 7,  /* key: the launcher closes its copy */
+    ORDO_BOOT_FINALIZE = 8,  /* rank -> launcher: ordo_finalize completed */
+    ORDO_BOOT_REPLY    = 64  /* launcher -> rank */
+} ordo_boot_msg_type_t;
+
+typedef struct ordo_boot_msg {
+    uint32_t type;
+    int32_t  status;    /* replies: ordo_status_t */
+    uint32_t keylen;    /* bytes of key following the header */
+    uint32_t vallen;    /* bytes of value following the key */
+} ordo_boot_msg_t;
+
+#endif

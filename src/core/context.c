@@ -1,0 +1,233 @@
+/* ordo_init / ordo_finalize and the process-wide context. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "../base/config.h"
+#include "../base/log.h"
+
+ordo_context_t *ordo_ctx;
+
+/* Where Yama restricts ptrace to descendants, siblings may not single-copy
+ * into each other unless each names its ptracers.  Any process of our user
+ * may then: the same as without Yama. */
+static void allow_single_copy(void)
+{
+#ifdef PR_SET_PTRACER
+    if (access("/proc/sys/kernel/yama/ptrace_scope", F_OK) == 0)
+        prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+#endif
+}
+
+static ordo_status_t open_transports(ordo_context_t *ctx)
+{
+    char list[sizeof(ordo_config.tl)];
+    strcpy(list, ordo_config.tl);
+    ordo_tl_params_t params = {.boot = ctx->boot, .rank = ctx->rank, .size = ctx->size};
+    char *save = NULL;
+    for (char *name = strtok_r(list, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
+        const ordo_tl_ops_t *ops = ordo_tl_find(name);
+        if (ops == NULL) {
+            ordo_error("ORDO_TL names an unknown transport '%s'", name);
+            return ORDO_ERR_INVALID_PARAM;
+        }
+        if (ctx->n_ifaces == ORDO_MAX_TL) {
+            ordo_error("ORDO_TL names more than %d transports", ORDO_MAX_TL);
+            return ORDO_ERR_INVALID_PARAM;
+        }
+        for (int i = 0; i < ctx->n_ifaces; i++)
+            if (ctx->ifaces[i]->ops == ops)
+                goto next;
+        ordo_status_t st = ops->open(&params, &ctx->ifaces[ctx->n_ifaces]);
+        if (st != ORDO_OK) {
+            ordo_error("could not open transport %s: %s", name, ordo_status_string(st));
+            return st;
+        }
+        ctx->n_ifaces++;
+    next:;
+    }
+    ctx->tl_of_rank = malloc((size_t)ctx->size * sizeof(int));
+    if (ctx->tl_of_rank == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    for (int r = 0; r < ctx->size; r++) {
+        ctx->tl_of_rank[r] = -1;
+        for (int i = 0; i < ctx->n_ifaces; i++) {
+            if (ctx->ifaces[i]->ops->reaches(ctx->ifaces[i], r)) {
+                ctx->tl_of_rank[r] = i;
+                break;
+            }
+        }
+        if (ctx->tl_of_rank[r] < 0) {
+            ordo_error("no transport in ORDO_TL=\"%s\" reaches rank %d", ordo_config.tl, r);
+            return ORDO_ERR_UNREACHABLE;
+        }
+    }
+    return ORDO_OK;
+}
+
+static void close_transports(ordo_context_t *ctx)
+{
+    for (int i = ctx->n_ifaces - 1; i >= 0; i--)
+        ctx->ifaces[i]->ops->close(ctx->ifaces[i]);
+    ctx->n_ifaces = 0;
+    free(ctx->tl_of_rank);
+}
+
+ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params)
+{
+    if (ordo_ctx != NULL)
+        return ORDO_ERR_ALREADY;
+    if (params && params->field_mask != 0)
+        return ORDO_ERR_INVALID_PARAM;
+    ordo_status_t st = ordo_config_load();
+    if (st != ORDO_OK)
+        return st;
+    ordo_context_t *ctx = calloc(1, sizeof(*ctx));
+    if (ctx == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    st = ordo_boot_open(ordo_config.boot_timeout, &ctx->boot);
+    if (st != ORDO_OK)
+        goto err_free;
+    ctx->rank = ctx->boot->rank;
+    ctx->size = ctx->boot->size;
+    ctx->pio_max = ordo_config.pio_max;
+    ordo_log_set_rank(ctx->rank);
+    allow_single_copy();
+    st = open_transports(ctx);
+    if (st != ORDO_OK)
+        goto err_tl;
+    ordo_ctx = ctx;   /* the stream constructor reads it */
+    st = ordo_stream_new((ordo_order_t)ordo_config.order, &ctx->default_stream);
+    if (st != ORDO_OK)
+        goto err_ctx;
+    st = ctx->boot->ops->barrier(ctx->boot);
+    if (st != ORDO_OK)
+        goto err_stream;
+    return ORDO_OK;
+
+err_stream:
+    ordo_stream_delete(ctx->default_stream);
+err_ctx:
+    ordo_ctx = NULL;
+err_tl:
+    close_transports(ctx);
+    ctx->boot->ops->fini(ctx->boot, 0);
+err_free:
+    free(ctx);
+    return st;
+}
+
+ORDO_API ordo_status_t ordo_finalize(void)
+{
+    ORDO_CHECK_INIT();
+    ordo_context_t *ctx = ordo_ctx;
+    ctx->in_finalize = 1;
+    ordo_status_t st = ORDO_OK, s2;
+    for (struct ordo_stream *s = ctx->streams; s; s = s->next) {
+        s2 = ordo_rma_drain(s, -1);
+        if (st == ORDO_OK)
+            st = s2;
+    }
+    /* Peers may still be reading our regions until they finish too. */
+    s2 = ctx->boot->ops->barrier(ctx->boot);
+    if (st == ORDO_OK)
+        st = s2;
+    ordo_region_destroy_all();
+    while (ctx->streams)
+        ordo_stream_delete(ctx->streams);
+    close_transports(ctx);
+    ctx->boot->ops->fini(ctx->boot, st == ORDO_OK);
+    free(ctx);
+    ordo_ctx = NULL;
+    return st;
+}
+
+ORDO_API int ordo_rank(void) { return ordo_ctx ? ordo_ctx->rank : -1; }
+ORDO_API int ordo_size(void) { return ordo_ctx ? ordo_ctx->size : -1; }
+
+ORDO_API ordo_status_t ordo_barrier(void)
+{
+    ORDO_CHECK_INIT();
+    return ordo_ctx->boot->ops->barrier(ordo_ctx->boot);
+}
+
+ORDO_API const char *ordo_order_name(ordo_order_t order)
+{
+    switch (order) {
+    case ORDO_ORDER_STRICT:  return "strict";
+    case ORDO_ORDER_DEFAULT: return "default";
+    case ORDO_ORDER_RELAXED: return "relaxed";
+    }
+    return "invalid";
+}
+
+unsigned ordo_progress_once(void)
+{
+    unsigned n = 0;
+    for (int i = 0; i < ordo_ctx->n_ifaces; i++)
+        n += ordo_ctx->ifaces[i]->ops->progress(ordo_ctx->ifaces[i]);
+    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next)
+        if (s->ndeferred)
+            n += ordo_rma_schedule(s);
+    return n;
+}
+
+ORDO_API ordo_status_t ordo_progress(void)
+{
+    ORDO_CHECK_INIT();
+    ordo_progress_once();
+    return ORDO_OK;
+}
+
+static void add_stats(ordo_stats_t *sum, const ordo_stats_t *s)
+{
+    const uint64_t *a = (const uint64_t *)s;
+    uint64_t *b = (uint64_t *)sum;
+    for (size_t i = 0; i < sizeof(*s) / sizeof(uint64_t); i++)
+        b[i] += a[i];
+}
+
+ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p)
+{
+    ORDO_CHECK_INIT();
+    if (stats_p == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+    ordo_stats_t sum = ordo_ctx->retired;
+    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next)
+        add_stats(&sum, &s->stats);
+    for (int i = 0; i < ordo_ctx->n_ifaces; i++) {
+        ordo_tl_iface_t *f = ordo_ctx->ifaces[i];
+        sum.pio_ops += f->pio_ops;
+        sum.engine_ops += f->engine_ops;
+        sum.single_copy_ops += f->single_copy_ops;
+        sum.attach_hits += f->attach_hits;
+        sum.attach_misses += f->attach_misses;
+        sum.attach_evictions += f->attach_evictions;
+    }
+    *stats_p = sum;
+    return ORDO_OK;
+}
+
+void ordo_stats_retire(const ordo_stats_t *s);
+void ordo_stats_retire(const ordo_stats_t *s) { add_stats(&ordo_ctx->retired, s); }
+
+ORDO_API ordo_status_t ordo_stats_print(FILE *out)
+{
+    ordo_stats_t s;
+    ordo_status_t st = ordo_stats_get(&s);
+    if (st != ORDO_OK)
+        return st;
+    if (out == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+#define P(f) fprintf(out, "%-18s %llu\n", #f, (unsigned long long)s.f)
+    P(puts); P(gets); P(atomics); P(bytes_put); P(bytes_got);
+    P(pio_ops); P(engine_ops); P(single_copy_ops);
+    P(ops_deferred); P(ops_serialised); P(fences_inserted);
+    P(fence_calls); P(quiet_calls); P(flush_calls);
+    P(attach_hits); P(attach_misses); P(attach_evictions);
+#undef P
+    return ORDO_OK;
+}

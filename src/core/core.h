@@ -1,0 +1,138 @@
+/* Internal state of the runtime: the context, streams, requests, regions.
+ * The core holds transports only through the contract in tl/tl.h. */
+#ifndef ORDO_CORE_H
+#define ORDO_CORE_H
+
+#include <stdint.h>
+#include <ordo/ordo.h>
+
+#include "../base/compiler.h"
+#include "../boot/boot.h"
+#include "../tl/tl.h"
+
+#define ORDO_MAX_TL 4
+
+#define ORDO_MAGIC_STREAM   0x5354524du  /* "STRM" */
+#define ORDO_MAGIC_REGION   0x5245474eu  /* "REGN" */
+#define ORDO_MAGIC_REQUEST  0x52455155u  /* "REQU" */
+#define ORDO_MAGIC_DEAD     0xdeadd00du
+
+typedef enum ordo_op_type { ORDO_OP_PUT, ORDO_OP_GET, ORDO_OP_ATOMIC } ordo_op_type_t;
+typedef enum ordo_op_state { ORDO_OP_DEFERRED, ORDO_OP_INFLIGHT, ORDO_OP_DONE } ordo_op_state_t;
+
+typedef enum ordo_region_kind {
+    ORDO_REGION_KIND_ALLOC,          /* memfd allocated by the runtime */
+    ORDO_REGION_KIND_COPY,    /* user memory reached by single copy */
+    ORDO_REGION_KIND_MAPPED     /* user pages moved into a memfd (copy-in/copy-out) */
+} ordo_region_kind_t;
+
+struct ordo_region {
+    uint32_t            magic;
+    uint32_t            id;
+    ordo_region_kind_t  kind;
+    void               *addr;
+    size_t              size;
+    int                 memfd;       /* -1 if none */
+    void               *map_base;    /* page-aligned mapping of memfd here */
+    size_t              map_len;
+    ordo_tl_mem_t      *mem[ORDO_MAX_TL];
+    ordo_tl_rkey_t    **rkeys;       /* per rank, opened by the rank's transport */
+    struct ordo_region *next;
+};
+
+/* A one-sided operation that did not complete at once; the request handle
+ * given to the program points here. */
+struct ordo_request {
+    ordo_tl_comp_t       comp;       /* transport completion */
+    uint32_t             magic;
+    uint8_t              type;       /* ordo_op_type_t */
+    uint8_t              state;      /* ordo_op_state_t */
+    uint8_t              user_held;  /* the program holds a handle */
+    uint8_t              width;      /* atomics */
+    unsigned             flags;
+    int                  rank;
+    struct ordo_region  *region;
+    size_t               offset, len;
+    const void          *src;
+    void                *dst;
+    uint64_t             seq;        /* issue order within the stream */
+    uint64_t             fence_seq;  /* seq of the last ordo_fence before it */
+    ordo_status_t        status;
+    ordo_atomic_op_t     aop;
+    uint64_t             value, compare, fetched;
+    void                *bounce;     /* a copy of a deferred small put's data */
+    struct ordo_stream  *stream;
+    struct ordo_request *prev, *next;   /* stream's pending list, or free list */
+};
+
+struct ordo_stream {
+    uint32_t             magic;
+    ordo_order_t         order;
+    uint64_t             seq;        /* last issued */
+    uint64_t             fence_seq;
+    struct ordo_request *pending_head, *pending_tail;  /* deferred + in flight, in order */
+    unsigned             ndeferred;
+    ordo_status_t        error;      /* first failure of an implicit op, for quiet */
+    struct ordo_request *free_ops;
+    ordo_stats_t         stats;
+    struct ordo_stream  *next;
+};
+
+typedef struct ordo_context {
+    ordo_boot_t         *boot;
+    int                  rank, size;
+    ordo_tl_iface_t     *ifaces[ORDO_MAX_TL];
+    int                  n_ifaces;
+    int                 *tl_of_rank;       /* index into ifaces, -1: unreachable */
+    struct ordo_stream  *default_stream;
+    struct ordo_stream  *streams;          /* all, default included */
+    struct ordo_region  *regions;          /* live */
+    struct ordo_region  *zombies;          /* freed: kept so stale handles fail cleanly */
+    uint32_t             next_region_id;
+    size_t               pio_max;
+    ordo_stats_t         retired;          /* counters of destroyed streams */
+    int                  in_finalize;
+} ordo_context_t;
+
+extern ordo_context_t *ordo_ctx;
+
+/* Checks at the top of every public call. */
+#define ORDO_CHECK_INIT()                                    \
+    do {                                                     \
+        if (ORDO_UNLIKELY(ordo_ctx == NULL))                 \
+            return ORDO_ERR_NOT_INITIALIZED;                 \
+    } while (0)
+
+static inline ordo_status_t ordo_stream_resolve(ordo_stream_h in, struct ordo_stream **out)
+{
+    struct ordo_stream *s = in ? in : ordo_ctx->default_stream;
+    if (ORDO_UNLIKELY(s->magic != ORDO_MAGIC_STREAM))
+        return ORDO_ERR_INVALID_HANDLE;
+    *out = s;
+    return ORDO_OK;
+}
+
+static inline ordo_tl_iface_t *ordo_iface_of(int rank)
+{
+    return ordo_ctx->ifaces[ordo_ctx->tl_of_rank[rank]];
+}
+
+/* stream.c */
+ordo_status_t        ordo_stream_new(ordo_order_t order, struct ordo_stream **stream_p);
+void                 ordo_stream_delete(struct ordo_stream *s);
+struct ordo_request *ordo_op_alloc(struct ordo_stream *s);
+void                 ordo_op_release(struct ordo_request *op);
+void                 ordo_op_append(struct ordo_stream *s, struct ordo_request *op);
+void                 ordo_op_unlink(struct ordo_stream *s, struct ordo_request *op);
+
+/* progress.c: one pass over transports and deferred operations */
+unsigned ordo_progress_once(void);
+/* Provided by rma/: issue deferred operations whose turn has come. */
+unsigned ordo_rma_schedule(struct ordo_stream *s);
+/* Complete every pending operation of the stream (rank -1: all ranks). */
+ordo_status_t ordo_rma_drain(struct ordo_stream *s, int rank);
+
+/* region.c */
+void ordo_region_destroy_all(void);
+
+#endif

@@ -1,0 +1,415 @@
+/* Regions: collective creation, exchange of transport keys, release.
+ *
+ * alloc  -> memory from a memfd (no name in /dev/shm; gone with the last
+ *           descriptor or mapping, so nothing survives a crash), mapped by
+ *           local peers through descriptors passed by the launcher.
+ * create -> the program's memory, reached by single copy where every peer
+ *           may (probed per peer); where one may not, or when asked, the
+ *           pages move into a memfd (copy-in) and move back at free
+ *           (copy-out). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "../base/config.h"
+#include "../base/log.h"
+
+typedef struct tl_record {
+    uint32_t len;
+    uint8_t  blob[ORDO_TL_BLOB_MAX];
+} tl_record_t;
+
+static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
+
+static ordo_status_t os_error(const char *what)
+{
+    int e = errno;
+    ordo_error("%s: %s", what, strerror(e));
+    return e == ENOMEM || e == ENOSPC ? ORDO_ERR_NO_MEMORY : ORDO_ERR_IO;
+}
+
+static int memfd_new(size_t len)
+{
+    int fd = memfd_create("ordo-region", MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    if (ftruncate(fd, (off_t)len) < 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+/* Expose with every transport, exchange, open every rank's key.  failed[r]
+ * is set where rank r's memory exists but may not be reached from here. */
+static ordo_status_t release_exposure(struct ordo_region *r);
+
+static ordo_status_t expose(struct ordo_region *r, tl_record_t *mine)
+{
+    ordo_tl_mem_params_t p = {.region_id = r->id, .addr = r->addr, .size = r->size,
+                              .memfd = r->memfd,
+                              .memfd_offset = (size_t)((char *)r->addr - (char *)r->map_base)};
+    for (int i = 0; i < ordo_ctx->n_ifaces; i++) {
+        ordo_tl_iface_t *f = ordo_ctx->ifaces[i];
+        size_t len = 0;
+        ordo_status_t st = f->ops->mem_expose(f, &p, &r->mem[i], mine[i].blob, &len);
+        if (st != ORDO_OK)
+            return st;
+        mine[i].len = (uint32_t)len;
+    }
+    return ORDO_OK;
+}
+
+static ordo_status_t open_keys(struct ordo_region *r, const tl_record_t *all, int round,
+                               uint8_t *failed, int only_failed)
+{
+    int n = ordo_ctx->n_ifaces;
+    for (int rank = 0; rank < ordo_ctx->size; rank++) {
+        if (only_failed && !failed[rank])
+            continue;
+        int i = ordo_ctx->tl_of_rank[rank];
+        ordo_tl_iface_t *f = ordo_ctx->ifaces[i];
+        const tl_record_t *rec = &all[(size_t)rank * (size_t)n + (size_t)i];
+        ordo_status_t st = f->ops->rkey_open(f, rank, rec->blob, rec->len, &r->rkeys[rank]);
+        failed[rank] = 0;
+        if (st == ORDO_ERR_PERMISSION && round == 1) {
+            failed[rank] = 1;
+            r->rkeys[rank] = NULL;
+            continue;
+        }
+        if (st != ORDO_OK) {
+            ordo_error("region %u: cannot reach rank %d's memory: %s", r->id, rank,
+                       ordo_status_string(st));
+            return st;
+        }
+    }
+    return ORDO_OK;
+}
+
+static ordo_status_t exchange(struct ordo_region *r, int round, uint8_t *failed, int only_failed)
+{
+    int n = ordo_ctx->n_ifaces;
+    tl_record_t *all = calloc((size_t)ordo_ctx->size * (size_t)n, sizeof(tl_record_t));
+    tl_record_t *mine = calloc((size_t)n, sizeof(tl_record_t));
+    ordo_status_t st = ORDO_ERR_NO_MEMORY;
+    if (all == NULL || mine == NULL)
+        goto out;
+    if (!only_failed || r->mem[0] == NULL) {
+        st = expose(r, mine);
+        if (st != ORDO_OK)
+            goto out;
+    }
+    char tag[64];
+    snprintf(tag, sizeof(tag), "ordo.region.%u.%d", r->id, round);
+    st = ordo_boot_allgather(ordo_ctx->boot, tag, mine, (size_t)n * sizeof(tl_record_t), all);
+    if (st != ORDO_OK)
+        goto out;
+    st = open_keys(r, all, round, failed, only_failed);
+out:
+    free(all);
+    free(mine);
+    return st;
+}
+
+/* Move the pages under [addr, addr+size) into a memfd, keeping their
+ * content (copy-in). */
+static ordo_status_t map_user_pages(struct ordo_region *r)
+{
+    size_t pg = page_size();
+    uintptr_t start = (uintptr_t)r->addr & ~(pg - 1);
+    uintptr_t end = ((uintptr_t)r->addr + r->size + pg - 1) & ~(pg - 1);
+    for (struct ordo_region *o = ordo_ctx->regions; o; o = o->next) {
+        uintptr_t os = (uintptr_t)o->map_base, oe = os + o->map_len;
+        if (o->map_base && start < oe && os < end) {
+            ordo_error("region over %p+%zu shares pages with region %u; regions created "
+                       "mapped must not share pages with other regions", r->addr, r->size,
+                       o->id);
+            return ORDO_ERR_BUSY;
+        }
+    }
+    size_t len = end - start;
+    int fd = memfd_new(len);
+    if (fd < 0)
+        return os_error("memfd_create for a mapped region");
+    if (pwrite(fd, (void *)start, len, 0) != (ssize_t)len) {
+        close(fd);
+        return os_error("copying user pages into shared memory");
+    }
+    void *m = mmap((void *)start, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+    if (m == MAP_FAILED) {
+        close(fd);
+        return os_error("mapping shared memory over user pages");
+    }
+    r->memfd = fd;
+    r->map_base = (void *)start;
+    r->map_len = len;
+    r->kind = ORDO_REGION_KIND_MAPPED;
+    return ORDO_OK;
+}
+
+/* Copy-out: private pages again, with the shared pages' last content. */
+static void unmap_user_pages(struct ordo_region *r)
+{
+    void *m = mmap(r->map_base, r->map_len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (m == MAP_FAILED || pread(r->memfd, r->map_base, r->map_len, 0) != (ssize_t)r->map_len)
+        ordo_error("region %u: restoring user pages failed: %s", r->id, strerror(errno));
+}
+
+static struct ordo_region *region_new(void *addr, size_t size)
+{
+    struct ordo_region *r = calloc(1, sizeof(*r));
+    if (r == NULL)
+        return NULL;
+    r->rkeys = calloc((size_t)ordo_ctx->size, sizeof(ordo_tl_rkey_t *));
+    if (r->rkeys == NULL) {
+        free(r);
+        return NULL;
+    }
+    r->id = ordo_ctx->next_region_id++;
+    r->addr = addr;
+    r->size = size;
+    r->memfd = -1;
+    return r;
+}
+
+static ordo_status_t release_exposure(struct ordo_region *r)
+{
+    for (int rank = 0; rank < ordo_ctx->size; rank++) {
+        if (r->rkeys[rank]) {
+            ordo_tl_iface_t *f = ordo_iface_of(rank);
+            f->ops->rkey_close(f, r->rkeys[rank]);
+            r->rkeys[rank] = NULL;
+        }
+    }
+    for (int i = 0; i < ordo_ctx->n_ifaces; i++) {
+        if (r->mem[i]) {
+            ordo_ctx->ifaces[i]->ops->mem_release(ordo_ctx->ifaces[i], r->mem[i]);
+            r->mem[i] = NULL;
+        }
+    }
+    return ORDO_OK;
+}
+
+static void region_discard(struct ordo_region *r)
+{
+    release_exposure(r);
+    if (r->kind == ORDO_REGION_KIND_ALLOC && r->map_base)
+        munmap(r->map_base, r->map_len);
+    else if (r->kind == ORDO_REGION_KIND_MAPPED)
+        unmap_user_pages(r);
+    if (r->memfd >= 0)
+        close(r->memfd);
+    free(r->rkeys);
+    r->rkeys = NULL;
+    r->magic = ORDO_MAGIC_DEAD;
+    r->next = ordo_ctx->zombies;
+    ordo_ctx->zombies = r;
+}
+
+static void region_link(struct ordo_region *r)
+{
+    r->magic = ORDO_MAGIC_REGION;
+    r->next = ordo_ctx->regions;
+    ordo_ctx->regions = r;
+}
+
+ORDO_API ordo_status_t ordo_region_alloc(size_t size, unsigned flags, ordo_region_h *region_p,
+                                         void **addr_p)
+{
+    ORDO_CHECK_INIT();
+    if (region_p == NULL || addr_p == NULL || flags != 0 || size > ((size_t)1 << 46))
+        return ORDO_ERR_INVALID_PARAM;
+    struct ordo_region *r = region_new(NULL, size);
+    if (r == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    r->kind = ORDO_REGION_KIND_ALLOC;
+    ordo_status_t st;
+    size_t pg = page_size();
+    r->map_len = (size + pg - 1) & ~(pg - 1);
+    r->memfd = memfd_new(r->map_len);
+    if (r->memfd < 0) {
+        st = os_error("memfd_create for a region");
+        goto err;
+    }
+    if (r->map_len) {
+        void *m = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, r->memfd, 0);
+        if (m == MAP_FAILED) {
+            st = os_error("mapping a region");
+            goto err;
+        }
+        r->map_base = r->addr = m;
+    }
+    uint8_t *failed = calloc((size_t)ordo_ctx->size, 1);
+    st = failed ? exchange(r, 0, failed, 0) : ORDO_ERR_NO_MEMORY;
+    free(failed);
+    if (st != ORDO_OK)
+        goto err;
+    region_link(r);
+    *region_p = r;
+    *addr_p = r->addr;
+    return ORDO_OK;
+err:
+    region_discard(r);
+    return st;
+}
+
+ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flags,
+                                          ordo_region_h *region_p)
+{
+    ORDO_CHECK_INIT();
+    if (region_p == NULL || (flags & ~(unsigned)ORDO_REGION_CREATE_MAPPED) ||
+        (addr == NULL && size > 0))
+        return ORDO_ERR_INVALID_PARAM;
+    struct ordo_region *r = region_new(addr, size);
+    if (r == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    r->kind = ORDO_REGION_KIND_COPY;
+    ordo_status_t st = ORDO_OK;
+    int n = ordo_ctx->size;
+    uint8_t *failed = calloc((size_t)n, 1), *all_failed = calloc((size_t)n * (size_t)n, 1);
+    if (failed == NULL || all_failed == NULL) {
+        st = ORDO_ERR_NO_MEMORY;
+        goto out;
+    }
+    if (size > 0 && ((flags & ORDO_REGION_CREATE_MAPPED) ||
+                     ordo_config.single_copy == ORDO_SINGLE_COPY_OFF)) {
+        st = map_user_pages(r);
+        /* keep going on error: the peers are inside the collective too, and
+         * fail on the exchange below only by timeout; publish the error */
+    }
+    if (st == ORDO_OK)
+        st = exchange(r, 1, failed, 0);
+    if (st != ORDO_OK)
+        goto out;
+
+    /* Which owners could someone not reach?  They move to mapped pages. */
+    char tag[64];
+    snprintf(tag, sizeof(tag), "ordo.region.%u.failed", r->id);
+    st = ordo_boot_allgather(ordo_ctx->boot, tag, failed, (size_t)n, all_failed);
+    if (st != ORDO_OK)
+        goto out;
+    int any = 0, me_unreachable = 0;
+    for (int who = 0; who < n; who++) {
+        failed[who] = 0;
+        for (int from = 0; from < n; from++)
+            failed[who] |= all_failed[(size_t)from * (size_t)n + (size_t)who];
+        any |= failed[who];
+    }
+    me_unreachable = failed[ordo_ctx->rank];
+    if (any) {
+        if (me_unreachable) {
+            ordo_warn("a peer may not reach this process's memory by single copy "
+                      "(process_vm_writev refused); region %u falls back to copy-in/copy-out "
+                      "through shared memory", r->id);
+            for (int i = 0; i < ordo_ctx->n_ifaces; i++) {
+                if (r->mem[i]) {
+                    ordo_ctx->ifaces[i]->ops->mem_release(ordo_ctx->ifaces[i], r->mem[i]);
+                    r->mem[i] = NULL;
+                }
+            }
+            st = map_user_pages(r);
+            if (st != ORDO_OK)
+                goto out;
+        }
+        for (int who = 0; who < n; who++) {
+            if (failed[who] && r->rkeys[who]) {
+                ordo_tl_iface_t *f = ordo_iface_of(who);
+                f->ops->rkey_close(f, r->rkeys[who]);
+                r->rkeys[who] = NULL;
+            }
+        }
+        st = exchange(r, 2, failed, 1);
+        if (st != ORDO_OK)
+            goto out;
+    }
+out:
+    free(failed);
+    free(all_failed);
+    if (st != ORDO_OK) {
+        region_discard(r);
+        return st;
+    }
+    region_link(r);
+    *region_p = r;
+    return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_region_free(ordo_region_h region)
+{
+    ORDO_CHECK_INIT();
+    if (region == NULL || region->magic != ORDO_MAGIC_REGION)
+        return ORDO_ERR_INVALID_HANDLE;
+    ordo_status_t st = ORDO_OK;
+    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next) {
+        ordo_status_t s2 = ordo_rma_drain(s, -1);
+        if (st == ORDO_OK)
+            st = s2;
+    }
+    /* Every peer finished with our memory before it goes. */
+    ordo_status_t s2 = ordo_ctx->boot->ops->barrier(ordo_ctx->boot);
+    if (st == ORDO_OK)
+        st = s2;
+    for (struct ordo_region **pp = &ordo_ctx->regions; *pp; pp = &(*pp)->next) {
+        if (*pp == region) {
+            *pp = region->next;
+            break;
+        }
+    }
+    region_discard(region);
+    return st;
+}
+
+void ordo_region_destroy_all(void)
+{
+    while (ordo_ctx->regions) {
+        struct ordo_region *r = ordo_ctx->regions;
+        ordo_ctx->regions = r->next;
+        region_discard(r);
+    }
+    while (ordo_ctx->zombies) {
+        struct ordo_region *r = ordo_ctx->zombies;
+        ordo_ctx->zombies = r->next;
+        free(r);
+    }
+}
+
+static ordo_status_t check_region_rank(ordo_region_h region, int rank)
+{
+    if (region == NULL || region->magic != ORDO_MAGIC_REGION)
+        return ORDO_ERR_INVALID_HANDLE;
+    if (rank < 0 || rank >= ordo_ctx->size)
+        return ORDO_ERR_INVALID_RANK;
+    return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_region_size(ordo_region_h region, int rank, size_t *size_p)
+{
+    ORDO_CHECK_INIT();
+    ordo_status_t st = check_region_rank(region, rank);
+    if (st != ORDO_OK)
+        return st;
+    if (size_p == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+    *size_p = region->rkeys[rank]->size;
+    return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_region_ptr(ordo_region_h region, int rank, void **ptr_p)
+{
+    ORDO_CHECK_INIT();
+    ordo_status_t st = check_region_rank(region, rank);
+    if (st != ORDO_OK)
+        return st;
+    if (ptr_p == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+    ordo_tl_iface_t *f = ordo_iface_of(rank);
+    return f->ops->rkey_ptr(f, region->rkeys[rank], ptr_p);
+}

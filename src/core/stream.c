@@ -1,0 +1,199 @@
+/* Streams, and the pool of operation records behind requests. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "../base/log.h"
+
+void ordo_stats_retire(const ordo_stats_t *s);
+
+ordo_status_t ordo_stream_new(ordo_order_t order, struct ordo_stream **stream_p)
+{
+    struct ordo_stream *s = calloc(1, sizeof(*s));
+    if (s == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    s->magic = ORDO_MAGIC_STREAM;
+    s->order = order;
+    s->next = ordo_ctx->streams;
+    ordo_ctx->streams = s;
+    *stream_p = s;
+    return ORDO_OK;
+}
+
+void ordo_stream_delete(struct ordo_stream *s)
+{
+    for (struct ordo_stream **pp = &ordo_ctx->streams; *pp; pp = &(*pp)->next) {
+        if (*pp == s) {
+            *pp = s->next;
+            break;
+        }
+    }
+    ordo_stats_retire(&s->stats);
+    /* Requests the program never waited for are released with the stream. */
+    while (s->pending_head) {
+        struct ordo_request *op = s->pending_head;
+        ordo_op_unlink(s, op);
+        free(op->bounce);
+        free(op);
+    }
+    while (s->free_ops) {
+        struct ordo_request *op = s->free_ops;
+        s->free_ops = op->next;
+        free(op);
+    }
+    s->magic = ORDO_MAGIC_DEAD;
+    free(s);
+}
+
+struct ordo_request *ordo_op_alloc(struct ordo_stream *s)
+{
+    struct ordo_request *op = s->free_ops;
+    if (ORDO_LIKELY(op != NULL))
+        s->free_ops = op->next;
+    else if ((op = malloc(sizeof(*op))) == NULL)
+        return NULL;
+    memset(op, 0, sizeof(*op));
+    op->magic = ORDO_MAGIC_REQUEST;
+    op->stream = s;
+    return op;
+}
+
+void ordo_op_release(struct ordo_request *op)
+{
+    struct ordo_stream *s = op->stream;
+    free(op->bounce);
+    op->bounce = NULL;
+    op->magic = ORDO_MAGIC_DEAD;
+    op->next = s->free_ops;
+    s->free_ops = op;
+}
+
+void ordo_op_append(struct ordo_stream *s, struct ordo_request *op)
+{
+    op->next = NULL;
+    op->prev = s->pending_tail;
+    if (s->pending_tail) s->pending_tail->next = op; else s->pending_head = op;
+    s->pending_tail = op;
+}
+
+void ordo_op_unlink(struct ordo_stream *s, struct ordo_request *op)
+{
+    if (op->prev) op->prev->next = op->next; else s->pending_head = op->next;
+    if (op->next) op->next->prev = op->prev; else s->pending_tail = op->prev;
+    op->prev = op->next = NULL;
+}
+
+ORDO_API ordo_status_t ordo_stream_create(const ordo_stream_params_t *params,
+                                          ordo_stream_h *stream_p)
+{
+    ORDO_CHECK_INIT();
+    if (stream_p == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+    ordo_order_t order = ordo_ctx->default_stream->order;
+    if (params && (params->field_mask & ~(uint64_t)ORDO_STREAM_FIELD_ORDER))
+        return ORDO_ERR_INVALID_PARAM;
+    if (params && (params->field_mask & ORDO_STREAM_FIELD_ORDER)) {
+        if ((unsigned)params->order > ORDO_ORDER_RELAXED)
+            return ORDO_ERR_INVALID_PARAM;
+        order = params->order;
+    }
+    return ordo_stream_new(order, stream_p);
+}
+
+ORDO_API ordo_status_t ordo_stream_destroy(ordo_stream_h stream)
+{
+    ORDO_CHECK_INIT();
+    if (stream == NULL || stream == ordo_ctx->default_stream)
+        return ORDO_ERR_INVALID_PARAM;   /* the default stream lives until finalize */
+    int found = 0;
+    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next)
+        found |= s == stream;
+    if (!found)
+        return ORDO_ERR_INVALID_HANDLE;
+    ordo_status_t st = ordo_rma_drain(stream, -1);
+    ordo_stream_delete(stream);
+    return st;
+}
+
+ORDO_API ordo_status_t ordo_stream_order(ordo_stream_h stream, ordo_order_t *order_p)
+{
+    ORDO_CHECK_INIT();
+    struct ordo_stream *s;
+    ordo_status_t st = ordo_stream_resolve(stream, &s);
+    if (st != ORDO_OK)
+        return st;
+    if (order_p == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+    *order_p = s->order;
+    return ORDO_OK;
+}
+
+/* ---------------------------------------------------------------- requests */
+
+static ordo_status_t check_request(ordo_request_h *req)
+{
+    if (req == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+    if (*req && ((*req)->magic != ORDO_MAGIC_REQUEST || !(*req)->user_held))
+        return ORDO_ERR_INVALID_HANDLE;
+    return ORDO_OK;
+}
+
+static ordo_status_t finish(ordo_request_h *req)
+{
+    struct ordo_request *op = *req;
+    ordo_status_t st = op->status;
+    ordo_op_release(op);
+    *req = NULL;
+    return st;
+}
+
+ORDO_API ordo_status_t ordo_request_test(ordo_request_h *req, int *done_p)
+{
+    ORDO_CHECK_INIT();
+    ordo_status_t st = check_request(req);
+    if (st != ORDO_OK || done_p == NULL)
+        return st != ORDO_OK ? st : ORDO_ERR_INVALID_PARAM;
+    if (*req == NULL) {
+        *done_p = 1;
+        return ORDO_OK;
+    }
+    if ((*req)->state != ORDO_OP_DONE)
+        ordo_progress_once();
+    if ((*req)->state != ORDO_OP_DONE) {
+        *done_p = 0;
+        return ORDO_OK;
+    }
+    *done_p = 1;
+    return finish(req);
+}
+
+ORDO_API ordo_status_t ordo_request_wait(ordo_request_h *req)
+{
+    ORDO_CHECK_INIT();
+    ordo_status_t st = check_request(req);
+    if (st != ORDO_OK)
+        return st;
+    if (*req == NULL)
+        return ORDO_OK;
+    while ((*req)->state != ORDO_OP_DONE)
+        ordo_progress_once();
+    return finish(req);
+}
+
+ORDO_API ordo_status_t ordo_request_waitall(size_t n, ordo_request_h *reqs)
+{
+    ORDO_CHECK_INIT();
+    if (n && reqs == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+    for (size_t i = 0; i < n; i++)
+        if (check_request(&reqs[i]) != ORDO_OK)
+            return ORDO_ERR_INVALID_HANDLE;   /* nothing waited for, nothing released */
+    ordo_status_t first = ORDO_OK;
+    for (size_t i = 0; i < n; i++) {
+        ordo_status_t st = ordo_request_wait(&reqs[i]);
+        if (first == ORDO_OK && st != ORDO_OK)
+            first = st;
+    }
+    return first;
+}

@@ -1,0 +1,478 @@
+/* One-sided operations and the enforcement of ordering modes.
+ *
+ * A stream keeps, in issue order, its operations that did not complete at
+ * once (engine transfers in flight, and operations held back because their
+ * order required it).  An operation X may start only when no earlier pending
+ * operation Y of the stream must stay before it:
+ *
+ *   X has ORDO_OP_FENCED            -> every Y, any target
+ *   Y to X's target, before a fence -> Y
+ *   same target, strict             -> every Y
+ *   same target, default            -> Y when both write (put, atomic)
+ *   relaxed                         -> none
+ *
+ * Operations done by the CPU in mapped memory (PIO) complete on issue; an
+ * ordered stream places a store-release fence before each, so their stores
+ * become visible in issue order on any memory model.  Held-back
+ * non-blocking operations start from progress as soon as their turn comes
+ * (counted: ops_deferred); blocking ones wait (counted: ops_serialised). */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/core.h"
+#include "../base/log.h"
+
+static inline int is_write(unsigned type) { return type != ORDO_OP_GET; }
+
+static inline int must_wait(const struct ordo_stream *s, unsigned type, int rank,
+                            unsigned flags, uint64_t fence_seq, const struct ordo_request *y)
+{
+    if (flags & ORDO_OP_FENCED)
+        return 1;
+    if (y->rank != rank)
+        return 0;
+    if (y->seq <= fence_seq)
+        return 1;
+    switch (s->order) {
+    case ORDO_ORDER_STRICT:  return 1;
+    case ORDO_ORDER_DEFAULT: return is_write(type) && is_write(y->type);
+    case ORDO_ORDER_RELAXED: return 0;
+    }
+    return 1;
+}
+
+/* Is an operation blocked by a pending one before `upto` (NULL: all)? */
+static int blocked(const struct ordo_stream *s, unsigned type, int rank, unsigned flags,
+                   uint64_t fence_seq, const struct ordo_request *upto)
+{
+    for (const struct ordo_request *y = s->pending_head; y && y != upto; y = y->next)
+        if (must_wait(s, type, rank, flags, fence_seq, y))
+            return 1;
+    return 0;
+}
+
+static inline void order_point(struct ordo_stream *s, unsigned flags)
+{
+    if (s->order != ORDO_ORDER_RELAXED || (flags & ORDO_OP_FENCED)) {
+        atomic_thread_fence(memory_order_release);
+        s->stats.fences_inserted++;
+    }
+}
+
+static inline ordo_status_t check_target(ordo_region_h region, int rank, size_t offset,
+                                         size_t len, ordo_tl_rkey_t **rkey_p)
+{
+    if (ORDO_UNLIKELY(region == NULL || region->magic != ORDO_MAGIC_REGION))
+        return ORDO_ERR_INVALID_HANDLE;
+    if (ORDO_UNLIKELY((unsigned)rank >= (unsigned)ordo_ctx->size))
+        return ORDO_ERR_INVALID_RANK;
+    ordo_tl_rkey_t *k = region->rkeys[rank];
+    if (ORDO_UNLIKELY(len > k->size || offset > k->size - len))
+        return ORDO_ERR_OUT_OF_BOUNDS;
+    *rkey_p = k;
+    return ORDO_OK;
+}
+
+static void write_result(void *result, unsigned width, uint64_t v)
+{
+    if (width == 4) {
+        uint32_t x = (uint32_t)v;
+        memcpy(result, &x, 4);
+    } else {
+        memcpy(result, &v, 8);
+    }
+}
+
+static void op_complete(ordo_tl_comp_t *comp, ordo_status_t status)
+{
+    struct ordo_request *op = ordo_container_of(comp, struct ordo_request, comp);
+    struct ordo_stream *s = op->stream;
+    if (op->type == ORDO_OP_ATOMIC && op->dst && status == ORDO_OK)
+        write_result(op->dst, op->width, op->fetched);
+    op->status = status;
+    op->state = ORDO_OP_DONE;
+    ordo_op_unlink(s, op);
+    if (!op->user_held) {
+        if (status != ORDO_OK && s->error == ORDO_OK)
+            s->error = status;
+        ordo_op_release(op);
+    }
+}
+
+/* Start an operation on its transport; comp NULL makes it synchronous. */
+static ordo_status_t tl_start(struct ordo_request *op, ordo_tl_comp_t *comp)
+{
+    ordo_tl_rkey_t *k = op->region->rkeys[op->rank];
+    ordo_tl_iface_t *f = ordo_iface_of(op->rank);
+    switch (op->type) {
+    case ORDO_OP_PUT:
+        return f->ops->put(f, k, op->offset, op->src, op->len, comp);
+    case ORDO_OP_GET:
+        return f->ops->get(f, k, op->offset, op->dst, op->len, comp);
+    default:
+        return f->ops->atomic(f, k, op->offset, op->aop, op->width, op->value, op->compare,
+                              &op->fetched, comp);
+    }
+}
+
+static void describe(struct ordo_request *op, unsigned type, unsigned flags, int rank,
+                     ordo_region_h region, size_t offset, size_t len)
+{
+    op->type = (uint8_t)type;
+    op->flags = flags;
+    op->rank = rank;
+    op->region = region;
+    op->offset = offset;
+    op->len = len;
+    op->comp.func = op_complete;
+}
+
+/* Issue now (nothing blocks it).  Completes at once or becomes pending. */
+static ordo_status_t issue_now(struct ordo_stream *s, struct ordo_request *op,
+                               ordo_request_h *req_p)
+{
+    order_point(s, op->flags);
+    ordo_status_t st = tl_start(op, &op->comp);
+    if (st != ORDO_INPROGRESS) {
+        if (st == ORDO_OK && op->type == ORDO_OP_ATOMIC && op->dst)
+            write_result(op->dst, op->width, op->fetched);
+        ordo_op_release(op);
+        if (st == ORDO_OK && req_p)
+            *req_p = NULL;
+        return st;
+    }
+    op->seq = ++s->seq;
+    op->fence_seq = s->fence_seq;
+    op->state = ORDO_OP_INFLIGHT;
+    op->user_held = req_p != NULL;
+    ordo_op_append(s, op);
+    if (req_p)
+        *req_p = op;
+    return ORDO_INPROGRESS;
+}
+
+/* Hold back until its turn.  Small puts take a copy of their data so that
+ * the source is free at once, as it would be had they gone out. */
+static ordo_status_t defer(struct ordo_stream *s, struct ordo_request *op, ordo_request_h *req_p)
+{
+    if (op->type == ORDO_OP_PUT && op->len <= ordo_ctx->pio_max) {
+        op->bounce = malloc(op->len ? op->len : 1);
+        if (op->bounce == NULL) {
+            ordo_op_release(op);
+            return ORDO_ERR_NO_MEMORY;
+        }
+        memcpy(op->bounce, op->src, op->len);
+        op->src = op->bounce;
+        req_p = NULL;     /* locally complete now: no request to wait for */
+    }
+    op->seq = ++s->seq;
+    op->fence_seq = s->fence_seq;
+    op->state = ORDO_OP_DEFERRED;
+    op->user_held = req_p != NULL;
+    ordo_op_append(s, op);
+    s->ndeferred++;
+    s->stats.ops_deferred++;
+    if (req_p) {
+        *req_p = op;
+        return ORDO_INPROGRESS;
+    }
+    return ORDO_OK;
+}
+
+unsigned ordo_rma_schedule(struct ordo_stream *s)
+{
+    unsigned n = 0;
+    struct ordo_request *op = s->pending_head;
+    while (op && s->ndeferred) {
+        struct ordo_request *next = op->next;
+        if (op->state == ORDO_OP_DEFERRED &&
+            !blocked(s, op->type, op->rank, op->flags, op->fence_seq, op)) {
+            s->ndeferred--;
+            op->state = ORDO_OP_INFLIGHT;
+            order_point(s, op->flags);
+            ordo_status_t st = tl_start(op, &op->comp);
+            if (st != ORDO_INPROGRESS)
+                op_complete(&op->comp, st);
+            n++;
+        }
+        op = next;
+    }
+    return n;
+}
+
+static int pending_to(const struct ordo_stream *s, int rank)
+{
+    for (const struct ordo_request *y = s->pending_head; y; y = y->next)
+        if (rank < 0 || y->rank == rank)
+            return 1;
+    return 0;
+}
+
+ordo_status_t ordo_rma_drain(struct ordo_stream *s, int rank)
+{
+    while (pending_to(s, rank))
+        ordo_progress_once();
+    atomic_thread_fence(memory_order_seq_cst);
+    ordo_status_t st = s->error;
+    s->error = ORDO_OK;
+    return st;
+}
+
+/* Wait until nothing pending blocks the operation (blocking calls). */
+static void serialise(struct ordo_stream *s, unsigned type, int rank, unsigned flags)
+{
+    if (s->pending_head == NULL || !blocked(s, type, rank, flags, s->fence_seq, NULL))
+        return;
+    s->stats.ops_serialised++;
+    while (blocked(s, type, rank, flags, s->fence_seq, NULL))
+        ordo_progress_once();
+}
+
+/* ------------------------------------------------------------------ put/get */
+
+#define RMA_PROLOGUE(stream, flags, buf, len, region, rank, offset, rkey)       \
+    ORDO_CHECK_INIT();                                                          \
+    struct ordo_stream *s;                                                      \
+    ordo_tl_rkey_t *rkey;                                                       \
+    ordo_status_t st_ = ordo_stream_resolve(stream, &s);                        \
+    if (ORDO_UNLIKELY(st_ != ORDO_OK))                                          \
+        return st_;                                                             \
+    if (ORDO_UNLIKELY(((flags) & ~(unsigned)ORDO_OP_FENCED) ||                  \
+                      ((buf) == NULL && (len) > 0)))                            \
+        return ORDO_ERR_INVALID_PARAM;                                          \
+    st_ = check_target(region, rank, offset, len, &rkey);                       \
+    if (ORDO_UNLIKELY(st_ != ORDO_OK))                                          \
+        return st_
+
+static ordo_status_t put_slow(struct ordo_stream *s, const void *src, size_t len,
+                              ordo_region_h region, int rank, size_t offset, unsigned flags,
+                              ordo_request_h *req_p, int blocking)
+{
+    if (blocking) {
+        serialise(s, ORDO_OP_PUT, rank, flags);
+        order_point(s, flags);
+        struct ordo_request tmp = {.src = src};
+        describe(&tmp, ORDO_OP_PUT, flags, rank, region, offset, len);
+        return tl_start(&tmp, NULL);
+    }
+    struct ordo_request *op = ordo_op_alloc(s);
+    if (op == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    describe(op, ORDO_OP_PUT, flags, rank, region, offset, len);
+    op->src = src;
+    if (s->pending_head && blocked(s, ORDO_OP_PUT, rank, flags, s->fence_seq, NULL))
+        return defer(s, op, req_p);
+    return issue_now(s, op, req_p);
+}
+
+static inline ordo_status_t put_common(ordo_stream_h stream, const void *src, size_t len,
+                                       ordo_region_h region, int rank, size_t offset,
+                                       unsigned flags, ordo_request_h *req_p, int blocking)
+{
+    RMA_PROLOGUE(stream, flags, src, len, region, rank, offset, rkey);
+    s->stats.puts++;
+    s->stats.bytes_put += len;
+    void *ptr = rkey->ptr;
+    /* fast path: nothing pending, target mapped, small */
+    if (ORDO_LIKELY(s->pending_head == NULL && ptr != NULL && len <= ordo_ctx->pio_max)) {
+        order_point(s, flags);
+        memcpy((char *)ptr + offset, src, len);
+        s->stats.pio_ops++;
+        s->stats.attach_hits += rank != ordo_ctx->rank;
+        if (req_p)
+            *req_p = NULL;
+        return ORDO_OK;
+    }
+    return put_slow(s, src, len, region, rank, offset, flags, req_p, blocking);
+}
+
+ORDO_API ordo_status_t ordo_put(ordo_stream_h stream, const void *src, size_t len,
+                                ordo_region_h region, int rank, size_t offset, unsigned flags)
+{
+    return put_common(stream, src, len, region, rank, offset, flags, NULL, 1);
+}
+
+ORDO_API ordo_status_t ordo_put_nb(ordo_stream_h stream, const void *src, size_t len,
+                                   ordo_region_h region, int rank, size_t offset,
+                                   unsigned flags, ordo_request_h *req_p)
+{
+    return put_common(stream, src, len, region, rank, offset, flags, req_p, 0);
+}
+
+static ordo_status_t get_slow(struct ordo_stream *s, void *dst, size_t len,
+                              ordo_region_h region, int rank, size_t offset, unsigned flags,
+                              ordo_request_h *req_p, int blocking)
+{
+    if (blocking) {
+        serialise(s, ORDO_OP_GET, rank, flags);
+        order_point(s, flags);
+        struct ordo_request tmp = {.dst = dst};
+        describe(&tmp, ORDO_OP_GET, flags, rank, region, offset, len);
+        return tl_start(&tmp, NULL);
+    }
+    struct ordo_request *op = ordo_op_alloc(s);
+    if (op == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    describe(op, ORDO_OP_GET, flags, rank, region, offset, len);
+    op->dst = dst;
+    if (s->pending_head && blocked(s, ORDO_OP_GET, rank, flags, s->fence_seq, NULL))
+        return defer(s, op, req_p);
+    return issue_now(s, op, req_p);
+}
+
+static inline ordo_status_t get_common(ordo_stream_h stream, void *dst, size_t len,
+                                       ordo_region_h region, int rank, size_t offset,
+                                       unsigned flags, ordo_request_h *req_p, int blocking)
+{
+    RMA_PROLOGUE(stream, flags, dst, len, region, rank, offset, rkey);
+    s->stats.gets++;
+    s->stats.bytes_got += len;
+    const void *ptr = rkey->ptr;
+    if (ORDO_LIKELY(s->pending_head == NULL && ptr != NULL && len <= ordo_ctx->pio_max)) {
+        order_point(s, flags);
+        memcpy(dst, (const char *)ptr + offset, len);
+        s->stats.pio_ops++;
+        s->stats.attach_hits += rank != ordo_ctx->rank;
+        if (req_p)
+            *req_p = NULL;
+        return ORDO_OK;
+    }
+    return get_slow(s, dst, len, region, rank, offset, flags, req_p, blocking);
+}
+
+ORDO_API ordo_status_t ordo_get(ordo_stream_h stream, void *dst, size_t len,
+                                ordo_region_h region, int rank, size_t offset, unsigned flags)
+{
+    return get_common(stream, dst, len, region, rank, offset, flags, NULL, 1);
+}
+
+ORDO_API ordo_status_t ordo_get_nb(ordo_stream_h stream, void *dst, size_t len,
+                                   ordo_region_h region, int rank, size_t offset,
+                                   unsigned flags, ordo_request_h *req_p)
+{
+    return get_common(stream, dst, len, region, rank, offset, flags, req_p, 0);
+}
+
+/* ------------------------------------------------------------------ atomics */
+
+static ordo_status_t atomic_common(ordo_stream_h stream, ordo_atomic_op_t aop,
+                                   ordo_atomic_type_t type, const void *value,
+                                   const void *compare, void *result, ordo_region_h region,
+                                   int rank, size_t offset, unsigned flags,
+                                   ordo_request_h *req_p, int blocking)
+{
+    if ((unsigned)type > ORDO_INT64 || (unsigned)aop > ORDO_ATOMIC_CSWAP)
+        return ORDO_ERR_INVALID_PARAM;
+    unsigned width = (type == ORDO_UINT32 || type == ORDO_INT32) ? 4 : 8;
+    RMA_PROLOGUE(stream, flags, value, width, region, rank, offset, rkey);
+    if (result == NULL && (aop == ORDO_ATOMIC_SWAP || aop == ORDO_ATOMIC_CSWAP))
+        return ORDO_ERR_INVALID_PARAM;
+    if (compare == NULL && aop == ORDO_ATOMIC_CSWAP)
+        return ORDO_ERR_INVALID_PARAM;
+    if ((rkey->base + offset) % width)
+        return ORDO_ERR_MISALIGNED;
+    uint64_t v = 0, c = 0;
+    if (width == 4) {
+        uint32_t v32, c32 = 0;
+        memcpy(&v32, value, 4);
+        if (compare)
+            memcpy(&c32, compare, 4);
+        v = v32;
+        c = c32;
+    } else {
+        memcpy(&v, value, 8);
+        if (compare)
+            memcpy(&c, compare, 8);
+    }
+    s->stats.atomics++;
+    void *ptr = rkey->ptr;
+    if (ORDO_LIKELY(s->pending_head == NULL && ptr != NULL)) {
+        order_point(s, flags);
+        uint64_t old = ordo_tl_atomic_apply((char *)ptr + offset, aop, width, v, c);
+        if (result)
+            write_result(result, width, old);
+        s->stats.pio_ops++;
+        s->stats.attach_hits += rank != ordo_ctx->rank;
+        if (req_p)
+            *req_p = NULL;
+        return ORDO_OK;
+    }
+    struct ordo_request *op = ordo_op_alloc(s);
+    if (op == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    describe(op, ORDO_OP_ATOMIC, flags, rank, region, offset, width);
+    op->aop = aop;
+    op->width = (uint8_t)width;
+    op->value = v;
+    op->compare = c;
+    op->dst = result;
+    if (blocking) {
+        serialise(s, ORDO_OP_ATOMIC, rank, flags);
+        ordo_request_h req = NULL;
+        ordo_status_t st = issue_now(s, op, &req);
+        return st == ORDO_INPROGRESS ? ordo_request_wait(&req) : st;
+    }
+    if (s->pending_head && blocked(s, ORDO_OP_ATOMIC, rank, flags, s->fence_seq, NULL))
+        return defer(s, op, req_p);
+    return issue_now(s, op, req_p);
+}
+
+ORDO_API ordo_status_t ordo_atomic(ordo_stream_h stream, ordo_atomic_op_t op,
+                                   ordo_atomic_type_t type, const void *value,
+                                   const void *compare, void *result, ordo_region_h region,
+                                   int rank, size_t offset, unsigned flags)
+{
+    return atomic_common(stream, op, type, value, compare, result, region, rank, offset, flags,
+                         NULL, 1);
+}
+
+ORDO_API ordo_status_t ordo_atomic_nb(ordo_stream_h stream, ordo_atomic_op_t op,
+                                      ordo_atomic_type_t type, const void *value,
+                                      const void *compare, void *result, ordo_region_h region,
+                                      int rank, size_t offset, unsigned flags,
+                                      ordo_request_h *req_p)
+{
+    return atomic_common(stream, op, type, value, compare, result, region, rank, offset, flags,
+                         req_p, 0);
+}
+
+/* --------------------------------------------------------------- completion */
+
+ORDO_API ordo_status_t ordo_fence(ordo_stream_h stream)
+{
+    ORDO_CHECK_INIT();
+    struct ordo_stream *s;
+    ordo_status_t st = ordo_stream_resolve(stream, &s);
+    if (st != ORDO_OK)
+        return st;
+    s->stats.fence_calls++;
+    s->fence_seq = s->seq;
+    atomic_thread_fence(memory_order_release);
+    s->stats.fences_inserted++;
+    return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_quiet(ordo_stream_h stream)
+{
+    ORDO_CHECK_INIT();
+    struct ordo_stream *s;
+    ordo_status_t st = ordo_stream_resolve(stream, &s);
+    if (st != ORDO_OK)
+        return st;
+    s->stats.quiet_calls++;
+    return ordo_rma_drain(s, -1);
+}
+
+ORDO_API ordo_status_t ordo_flush(ordo_stream_h stream, int rank)
+{
+    ORDO_CHECK_INIT();
+    struct ordo_stream *s;
+    ordo_status_t st = ordo_stream_resolve(stream, &s);
+    if (st != ORDO_OK)
+        return st;
+    if (rank < 0 || rank >= ordo_ctx->size)
+        return ORDO_ERR_INVALID_RANK;
+    s->stats.flush_calls++;
+    return ordo_rma_drain(s, rank);
+}

@@ -1,0 +1,460 @@
+/* shm: ranks on this machine.
+ *
+ * Regions backed by a memfd are mapped into peers (descriptors pass through
+ * the launcher) and reached by loads and stores (PIO) or by the offload
+ * engines for transfers above ORDO_PIO_MAX.  Regions over plain process
+ * memory are reached by single copy, process_vm_readv/writev, small ones
+ * inline and large ones on the engines.  Peer mappings are attached on first
+ * use and kept in a bounded cache (ORDO_ATTACH_CACHE_MAX) that unmaps the
+ * oldest attachment not in use by an engine. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "../tl.h"
+#include "shm_engine.h"
+#include "../../base/config.h"
+#include "../../base/log.h"
+
+enum { SHM_MEM_MAPPED = 1, SHM_MEM_CMA = 2 };
+
+typedef struct shm_blob {
+    uint32_t kind;
+    uint32_t region_id;
+    uint64_t addr;          /* CMA: address in the owner */
+    uint64_t size;
+    uint64_t map_offset;    /* MAPPED: where the region starts in the file */
+    int32_t  pid;
+} shm_blob_t;
+
+struct ordo_tl_mem {
+    char key[64];           /* launcher key of the descriptor; "" if none */
+};
+
+typedef struct shm_rkey {
+    ordo_tl_rkey_t   super;
+    int              kind;
+    int              local;      /* our own memory: always attached */
+    int              fd;
+    size_t           map_len;
+    size_t           map_offset;
+    void            *map;        /* the mapping, NULL when detached */
+    char            *remote;     /* CMA: address in the owner */
+    pid_t            pid;
+    int              pins;       /* engine jobs (or the program) using the mapping */
+    int              forever;    /* handed out by ordo_region_ptr */
+    struct shm_rkey *older, *newer;  /* attach cache order */
+} shm_rkey_t;
+
+typedef struct shm_iface {
+    ordo_tl_iface_t    super;
+    ordo_boot_t       *boot;
+    int                rank, size;
+    pid_t             *pids;
+    size_t             pio_max, chunk;
+    ordo_engine_pool_t engines;
+    ordo_engine_job_t *inflight_head, *inflight_tail;  /* submitted by this process */
+    ordo_engine_job_t *job_free;
+    shm_rkey_t        *oldest, *newest;                /* attached peer mappings */
+    int                attached, attach_max;
+} shm_iface_t;
+
+/* ---------------------------------------------------------- attach cache */
+
+static void cache_unlink(shm_iface_t *s, shm_rkey_t *k)
+{
+    if (k->older) k->older->newer = k->newer; else s->oldest = k->newer;
+    if (k->newer) k->newer->older = k->older; else s->newest = k->older;
+    k->older = k->newer = NULL;
+}
+
+static void detach(shm_iface_t *s, shm_rkey_t *k)
+{
+    cache_unlink(s, k);
+    munmap(k->map, k->map_len);
+    k->map = NULL;
+    k->super.ptr = NULL;
+    s->attached--;
+}
+
+static ordo_status_t attach(shm_iface_t *s, shm_rkey_t *k)
+{
+    if (k->map || k->local)
+        return ORDO_OK;
+    if (k->map_len == 0)
+        return ORDO_OK;    /* an empty region: nothing to reach */
+    s->super.attach_misses++;
+    while (s->attached >= s->attach_max) {
+        shm_rkey_t *victim = s->oldest;
+        while (victim && victim->pins)
+            victim = victim->newer;
+        if (victim == NULL)
+            break;          /* all in use by engines: go over the bound briefly */
+        detach(s, victim);
+        s->super.attach_evictions++;
+    }
+    void *m = mmap(NULL, k->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, k->fd, 0);
+    if (m == MAP_FAILED) {
+        ordo_error("cannot map rank %d's region (%zu bytes): %s", k->super.rank, k->map_len,
+                   strerror(errno));
+        return errno == ENOMEM ? ORDO_ERR_NO_MEMORY : ORDO_ERR_IO;
+    }
+    k->map = m;
+    k->super.ptr = (char *)m + k->map_offset;
+    k->older = s->newest;
+    k->newer = NULL;
+    if (s->newest) s->newest->newer = k; else s->oldest = k;
+    s->newest = k;
+    s->attached++;
+    return ORDO_OK;
+}
+
+/* ----------------------------------------------------------- iface */
+
+static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_iface_t **iface_p);
+
+static void shm_iface_close(ordo_tl_iface_t *iface)
+{
+    shm_iface_t *s = (shm_iface_t *)iface;
+    /* Engines first: no chunk may be copied after the mappings go. */
+    while (s->inflight_head)
+        iface->ops->progress(iface);
+    ordo_engine_pool_fini(&s->engines);
+    while (s->job_free) {
+        ordo_engine_job_t *j = s->job_free;
+        s->job_free = j->owner_next;
+        free(j);
+    }
+    free(s->pids);
+    free(s);
+}
+
+static int shm_reaches(ordo_tl_iface_t *iface, int rank)
+{
+    shm_iface_t *s = (shm_iface_t *)iface;
+    return rank >= 0 && rank < s->size;   /* every ordorun rank shares this node */
+}
+
+static ordo_status_t shm_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t *p,
+                                    ordo_tl_mem_t **mem_p, void *blob, size_t *bloblen_p)
+{
+    shm_iface_t *s = (shm_iface_t *)iface;
+    ordo_tl_mem_t *mem = calloc(1, sizeof(*mem));
+    if (mem == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    shm_blob_t b = {.region_id = p->region_id, .addr = (uint64_t)(uintptr_t)p->addr,
+                    .size = p->size, .pid = (int32_t)getpid()};
+    if (p->memfd >= 0) {
+        b.kind = SHM_MEM_MAPPED;
+        b.map_offset = p->memfd_offset;
+        snprintf(mem->key, sizeof(mem->key), "ordo.shm.%u.%d", p->region_id, s->rank);
+        ordo_status_t st = s->boot->ops->fd_put(s->boot, mem->key, p->memfd);
+        if (st != ORDO_OK) {
+            free(mem);
+            return st;
+        }
+    } else {
+        b.kind = SHM_MEM_CMA;
+    }
+    memcpy(blob, &b, sizeof(b));
+    *bloblen_p = sizeof(b);
+    *mem_p = mem;
+    return ORDO_OK;
+}
+
+static void shm_mem_release(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem)
+{
+    shm_iface_t *s = (shm_iface_t *)iface;
+    if (mem->key[0])
+        s->boot->ops->fd_del(s->boot, mem->key);
+    free(mem);
+}
+
+static ordo_status_t shm_rkey_open(ordo_tl_iface_t *iface, int rank, const void *blob,
+                                   size_t bloblen, ordo_tl_rkey_t **rkey_p)
+{
+    shm_iface_t *s = (shm_iface_t *)iface;
+    shm_blob_t b;
+    if (bloblen != sizeof(b))
+        return ORDO_ERR_BOOTSTRAP;
+    memcpy(&b, blob, sizeof(b));
+    shm_rkey_t *k = calloc(1, sizeof(*k));
+    if (k == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    k->super.rank = rank;
+    k->super.size = b.size;
+    k->super.base = b.addr;
+    k->kind = (int)b.kind;
+    k->fd = -1;
+    k->pid = b.pid;
+    if (rank == s->rank) {
+        k->local = 1;
+        k->super.ptr = (void *)(uintptr_t)b.addr;
+    } else if (b.kind == SHM_MEM_MAPPED) {
+        char key[64];
+        snprintf(key, sizeof(key), "ordo.shm.%u.%d", b.region_id, rank);
+        ordo_status_t st = s->boot->ops->fd_get(s->boot, key, &k->fd);
+        if (st != ORDO_OK) {
+            free(k);
+            return st;
+        }
+        long page = sysconf(_SC_PAGESIZE);
+        k->map_offset = b.map_offset;
+        k->map_len = (b.map_offset + b.size + (size_t)page - 1) & ~((size_t)page - 1);
+    } else {
+        k->remote = (char *)(uintptr_t)b.addr;
+        if (b.size > 0) {
+            /* Probe: can the kernel copy between us?  (ptrace access rules) */
+            char byte;
+            struct iovec l = {&byte, 1}, r = {k->remote, 1};
+            if (process_vm_readv(k->pid, &l, 1, &r, 1, 0) != 1) {
+                int e = errno;
+                free(k);
+                ordo_debug("single copy from rank %d refused: %s", rank, strerror(e));
+                return (e == EPERM || e == EACCES || e == ENOSYS) ? ORDO_ERR_PERMISSION
+                                                                  : ORDO_ERR_IO;
+            }
+        }
+    }
+    *rkey_p = &k->super;
+    return ORDO_OK;
+}
+
+static void shm_rkey_close(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey)
+{
+    shm_iface_t *s = (shm_iface_t *)iface;
+    shm_rkey_t *k = (shm_rkey_t *)rkey;
+    if (k->map)
+        detach(s, k);
+    if (k->fd >= 0)
+        close(k->fd);
+    free(k);
+}
+
+static ordo_status_t shm_rkey_ptr(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, void **ptr_p)
+{
+    shm_iface_t *s = (shm_iface_t *)iface;
+    shm_rkey_t *k = (shm_rkey_t *)rkey;
+    if (k->kind == SHM_MEM_CMA && !k->local)
+        return ORDO_ERR_UNSUPPORTED;
+    ordo_status_t st = attach(s, k);
+    if (st != ORDO_OK)
+        return st;
+    if (!k->local && !k->forever) {
+        k->forever = 1;   /* the program holds the address: never evict it */
+        k->pins++;
+    }
+    *ptr_p = k->super.ptr;
+    return ORDO_OK;
+}
+
+/* ------------------------------------------------------------- transfers */
+
+static ordo_engine_job_t *job_get(shm_iface_t *s)
+{
+    ordo_engine_job_t *j = s->job_free;
+    if (j) {
+        s->job_free = j->owner_next;
+        return j;
+    }
+    return calloc(1, sizeof(*j));
+}
+
+typedef struct job_ctx {
+    ordo_tl_comp_t *comp;
+    shm_rkey_t     *rkey;
+} job_ctx_t;
+
+static ordo_status_t submit(shm_iface_t *s, shm_rkey_t *k, ordo_engine_kind_t kind,
+                            char *dst, const char *src, size_t len, ordo_tl_comp_t *comp)
+{
+    ordo_engine_job_t *j = job_get(s);
+    job_ctx_t *ctx = j ? j->owner_data : NULL;
+    if (j && ctx == NULL)
+        ctx = j->owner_data = malloc(sizeof(job_ctx_t));
+    if (j == NULL || ctx == NULL) {
+        free(j);
+        return ORDO_ERR_NO_MEMORY;
+    }
+    j->kind = kind;
+    j->dst = dst;
+    j->src = src;
+    j->len = len;
+    j->pid = k->pid;
+    ctx->comp = comp;
+    ctx->rkey = k;
+    k->pins++;
+    j->owner_next = NULL;
+    if (s->inflight_tail) s->inflight_tail->owner_next = j; else s->inflight_head = j;
+    s->inflight_tail = j;
+    ordo_engine_submit(&s->engines, j, s->chunk);
+    s->super.engine_ops++;
+    return ORDO_INPROGRESS;
+}
+
+static ordo_status_t cma_copy(shm_rkey_t *k, int write, char *local, char *remote, size_t len)
+{
+    size_t moved = 0;
+    while (moved < len) {
+        struct iovec l = {local + moved, len - moved}, r = {remote + moved, len - moved};
+        ssize_t n = write ? process_vm_writev(k->pid, &l, 1, &r, 1, 0)
+                          : process_vm_readv(k->pid, &l, 1, &r, 1, 0);
+        if (n <= 0) {
+            ordo_error("single copy %s rank %d failed: %s", write ? "to" : "from",
+                       k->super.rank, n < 0 ? strerror(errno) : "no progress");
+            return (n < 0 && errno == ESRCH) ? ORDO_ERR_PEER_DEAD : ORDO_ERR_IO;
+        }
+        moved += (size_t)n;
+    }
+    return ORDO_OK;
+}
+
+static ordo_status_t shm_put(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
+                             const void *src, size_t len, ordo_tl_comp_t *comp)
+{
+    shm_iface_t *s = (shm_iface_t *)iface;
+    shm_rkey_t *k = (shm_rkey_t *)rkey;
+    if (k->kind == SHM_MEM_CMA && !k->local) {
+        if (len <= s->pio_max || comp == NULL) {
+            s->super.single_copy_ops++;
+            return cma_copy(k, 1, (char *)src, k->remote + offset, len);
+        }
+        s->super.single_copy_ops++;
+        return submit(s, k, ORDO_ENGINE_CMA_WRITE, k->remote + offset, src, len, comp);
+    }
+    ordo_status_t st = attach(s, k);
+    if (st != ORDO_OK)
+        return st;
+    char *dst = (char *)k->super.ptr + offset;
+    if (len <= s->pio_max || comp == NULL) {
+        s->super.pio_ops++;
+        memcpy(dst, src, len);
+        return ORDO_OK;
+    }
+    return submit(s, k, ORDO_ENGINE_MEMCPY, dst, src, len, comp);
+}
+
+static ordo_status_t shm_get(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
+                             void *dst, size_t len, ordo_tl_comp_t *comp)
+{
+    shm_iface_t *s = (shm_iface_t *)iface;
+    shm_rkey_t *k = (shm_rkey_t *)rkey;
+    if (k->kind == SHM_MEM_CMA && !k->local) {
+        s->super.single_copy_ops++;
+        if (len <= s->pio_max || comp == NULL)
+            return cma_copy(k, 0, dst, k->remote + offset, len);
+        return submit(s, k, ORDO_ENGINE_CMA_READ, dst, k->remote + offset, len, comp);
+    }
+    ordo_status_t st = attach(s, k);
+    if (st != ORDO_OK)
+        return st;
+    const char *src = (const char *)k->super.ptr + offset;
+    if (len <= s->pio_max || comp == NULL) {
+        s->super.pio_ops++;
+        memcpy(dst, src, len);
+        return ORDO_OK;
+    }
+    return submit(s, k, ORDO_ENGINE_MEMCPY, dst, src, len, comp);
+}
+
+static ordo_status_t shm_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
+                                ordo_atomic_op_t op, unsigned width, uint64_t value,
+                                uint64_t compare, uint64_t *result, ordo_tl_comp_t *comp)
+{
+    (void)comp;
+    shm_iface_t *s = (shm_iface_t *)iface;
+    shm_rkey_t *k = (shm_rkey_t *)rkey;
+    if (k->kind == SHM_MEM_CMA && !k->local) {
+        ordo_error("remote atomics need rank %d's region mapped: it was created over user "
+                   "memory reached by single copy (create it with ORDO_REGION_CREATE_MAPPED)",
+                   k->super.rank);
+        return ORDO_ERR_UNSUPPORTED;
+    }
+    ordo_status_t st = attach(s, k);
+    if (st != ORDO_OK)
+        return st;
+    *result = ordo_tl_atomic_apply((char *)k->super.ptr + offset, op, width, value, compare);
+    return ORDO_OK;
+}
+
+static unsigned shm_progress(ordo_tl_iface_t *iface)
+{
+    shm_iface_t *s = (shm_iface_t *)iface;
+    if (s->inflight_head == NULL)
+        return 0;
+    ordo_engine_help(&s->engines);   /* a polling initiator copies too */
+    unsigned n = 0;
+    ordo_engine_job_t *prev = NULL, *j = s->inflight_head;
+    while (j) {
+        ordo_engine_job_t *next = j->owner_next;
+        if (!ordo_engine_job_done(j)) {
+            prev = j;
+            j = next;
+            continue;
+        }
+        if (prev) prev->owner_next = next; else s->inflight_head = next;
+        if (s->inflight_tail == j) s->inflight_tail = prev;
+        job_ctx_t *ctx = j->owner_data;
+        int err = atomic_load(&j->error);
+        ctx->rkey->pins--;
+        ordo_status_t st = ORDO_OK;
+        if (err) {
+            ordo_error("engine transfer with rank %d failed: %s", ctx->rkey->super.rank,
+                       strerror(err));
+            st = err == ESRCH ? ORDO_ERR_PEER_DEAD : ORDO_ERR_IO;
+        }
+        ordo_tl_comp_t *comp = ctx->comp;   /* the callback may reuse the job */
+        j->owner_next = s->job_free;
+        s->job_free = j;
+        comp->func(comp, st);
+        n++;
+        j = next;
+    }
+    return n;
+}
+
+const ordo_tl_ops_t ordo_tl_shm_ops = {
+    .size = sizeof(ordo_tl_ops_t),
+    .name = "shm",
+    .description = "shared memory between ranks of one machine: PIO into mapped memfd "
+                   "regions, offload engines, single-copy process_vm_readv/writev",
+    .caps = ORDO_TL_CAP_PUT | ORDO_TL_CAP_GET | ORDO_TL_CAP_ATOMIC32 | ORDO_TL_CAP_ATOMIC64 |
+            ORDO_TL_CAP_PTR | ORDO_TL_CAP_ASYNC | ORDO_TL_CAP_USER_MEM,
+    .open = shm_iface_open,
+    .close = shm_iface_close,
+    .reaches = shm_reaches,
+    .mem_expose = shm_mem_expose,
+    .mem_release = shm_mem_release,
+    .rkey_open = shm_rkey_open,
+    .rkey_close = shm_rkey_close,
+    .rkey_ptr = shm_rkey_ptr,
+    .put = shm_put,
+    .get = shm_get,
+    .atomic = shm_atomic,
+    .progress = shm_progress,
+};
+
+static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_iface_t **iface_p)
+{
+    shm_iface_t *s = calloc(1, sizeof(*s));
+    if (s == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    s->super.ops = &ordo_tl_shm_ops;
+    s->boot = params->boot;
+    s->rank = params->rank;
+    s->size = params->size;
+    s->pio_max = ordo_config.pio_max;
+    s->chunk = ordo_config.engine_chunk;
+    s->attach_max = ordo_config.attach_cache_max;
+    if (ordo_engine_pool_init(&s->engines, ordo_config.engines) != 0) {
+        free(s);
+        return ORDO_ERR_NO_MEMORY;
+    }
+    *iface_p = &s->super;
+    return ORDO_OK;
+}

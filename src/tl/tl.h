@@ -1,0 +1,137 @@
+/* The transport contract.  rma/, p2p/ and coll/ reach a transport only
+ * through this header.
+ *
+ * A transport is an ops table (size first) plus capability bits.  A process
+ * opens one interface per transport; each rank of the job is served by the
+ * first transport in ORDO_TL that reaches it.  Memory is exposed once per
+ * region by its owner (mem_expose -> an opaque blob), the blob travels by the
+ * bootstrap, and every peer turns it into a remote key (rkey_open).
+ *
+ * Data operations return ORDO_OK when complete on return, ORDO_INPROGRESS
+ * when the transport will call comp->func later (from its progress function,
+ * never from another thread), or an error with nothing issued.
+ *
+ * comp may be NULL: the transport then completes the operation before it
+ * returns (the initiator's CPU does the work).
+ *
+ * "Complete" for a put means the data is in the target's memory (visible to
+ * any load there after a memory barrier); for a get, the data is in dst; for
+ * an atomic, it was performed and its old value written to result. */
+#ifndef ORDO_TL_H
+#define ORDO_TL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <ordo/ordo.h>
+
+#include "../boot/boot.h"
+
+/* capability bits */
+#define ORDO_TL_CAP_PUT         (1u << 0)
+#define ORDO_TL_CAP_GET         (1u << 1)
+#define ORDO_TL_CAP_ATOMIC32    (1u << 2)
+#define ORDO_TL_CAP_ATOMIC64    (1u << 3)
+#define ORDO_TL_CAP_PTR         (1u << 4)  /* rkeys may carry a load/store pointer */
+#define ORDO_TL_CAP_ASYNC       (1u << 5)  /* may complete operations later (engines, NIC) */
+#define ORDO_TL_CAP_USER_MEM    (1u << 6)  /* can expose memory it did not allocate */
+
+typedef struct ordo_tl_iface ordo_tl_iface_t;
+typedef struct ordo_tl_mem   ordo_tl_mem_t;
+typedef struct ordo_tl_ops   ordo_tl_ops_t;
+
+/* A peer's exposed memory as seen from here.  ptr is a load/store address of
+ * the peer memory's first byte when it is mapped into this process, else NULL
+ * (it may change between NULL and an address as mappings come and go: read it
+ * once per operation). */
+typedef struct ordo_tl_rkey {
+    void     *ptr;
+    size_t    size;
+    uint64_t  base;   /* the owner's address of the first byte (for alignment) */
+    int       rank;
+} ordo_tl_rkey_t;
+
+typedef struct ordo_tl_comp ordo_tl_comp_t;
+typedef void (*ordo_tl_comp_func_t)(ordo_tl_comp_t *comp, ordo_status_t status);
+struct ordo_tl_comp {
+    ordo_tl_comp_func_t func;
+};
+
+typedef struct ordo_tl_params {
+    ordo_boot_t *boot;
+    int          rank;
+    int          size;
+} ordo_tl_params_t;
+
+/* Where the owner's memory lives. */
+typedef struct ordo_tl_mem_params {
+    uint32_t region_id;
+    void    *addr;
+    size_t   size;
+    int      memfd;         /* >= 0: addr is mapped from this shared file ... */
+    size_t   memfd_offset;  /* ... at this offset; -1: plain process memory */
+} ordo_tl_mem_params_t;
+
+#define ORDO_TL_BLOB_MAX 128
+
+struct ordo_tl_ops {
+    size_t      size;          /* sizeof(ordo_tl_ops_t) the transport was built with */
+    const char *name;
+    const char *description;
+    uint32_t    caps;
+
+    ordo_status_t (*open)(const ordo_tl_params_t *params, ordo_tl_iface_t **iface_p);
+    void          (*close)(ordo_tl_iface_t *iface);
+    int           (*reaches)(ordo_tl_iface_t *iface, int rank);
+
+    /* Expose local memory; fills blob (at most ORDO_TL_BLOB_MAX bytes). */
+    ordo_status_t (*mem_expose)(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t *params,
+                                ordo_tl_mem_t **mem_p, void *blob, size_t *bloblen_p);
+    void          (*mem_release)(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem);
+    /* Turn a peer's blob into a key.  ORDO_ERR_PERMISSION when the peer's
+     * memory exists but this process may not reach it. */
+    ordo_status_t (*rkey_open)(ordo_tl_iface_t *iface, int rank, const void *blob,
+                               size_t bloblen, ordo_tl_rkey_t **rkey_p);
+    void          (*rkey_close)(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey);
+    /* A load/store address of the peer memory that stays valid until
+     * rkey_close; ORDO_ERR_UNSUPPORTED if it is not mappable here. */
+    ordo_status_t (*rkey_ptr)(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, void **ptr_p);
+
+    ordo_status_t (*put)(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
+                         const void *src, size_t len, ordo_tl_comp_t *comp);
+    ordo_status_t (*get)(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
+                         void *dst, size_t len, ordo_tl_comp_t *comp);
+    /* width is 4 or 8; offset aligned to it (checked above). */
+    ordo_status_t (*atomic)(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
+                            ordo_atomic_op_t op, unsigned width, uint64_t value,
+                            uint64_t compare, uint64_t *result, ordo_tl_comp_t *comp);
+    /* Run completions; returns how many completed. */
+    unsigned      (*progress)(ordo_tl_iface_t *iface);
+};
+
+/* Every interface starts with this. */
+struct ordo_tl_iface {
+    const ordo_tl_ops_t *ops;
+    uint64_t attach_hits, attach_misses, attach_evictions;
+    uint64_t pio_ops, engine_ops, single_copy_ops;
+};
+
+/* Registry of the transports built in. */
+size_t               ordo_tl_count(void);
+const ordo_tl_ops_t *ordo_tl_at(size_t i);
+const ordo_tl_ops_t *ordo_tl_find(const char *name);
+
+/* Stubs for what a transport lacks (the layer above supplies fallbacks). */
+ordo_status_t ordo_tl_put_unsupported(ordo_tl_iface_t *, ordo_tl_rkey_t *, size_t,
+                                      const void *, size_t, ordo_tl_comp_t *);
+ordo_status_t ordo_tl_get_unsupported(ordo_tl_iface_t *, ordo_tl_rkey_t *, size_t,
+                                      void *, size_t, ordo_tl_comp_t *);
+ordo_status_t ordo_tl_atomic_unsupported(ordo_tl_iface_t *, ordo_tl_rkey_t *, size_t,
+                                         ordo_atomic_op_t, unsigned, uint64_t, uint64_t,
+                                         uint64_t *, ordo_tl_comp_t *);
+
+/* Apply an atomic to local (or mapped) memory; shared by every transport
+ * that can address the target with loads and stores. */
+uint64_t ordo_tl_atomic_apply(void *addr, ordo_atomic_op_t op, unsigned width,
+                              uint64_t value, uint64_t compare);
+
+#endif

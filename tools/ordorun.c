@@ -1,0 +1,653 @@
+/* ordorun — start N local ranks of a program and serve their bootstrap.
+ *
+ * Each rank gets one end of a SOCK_SEQPACKET socket pair (inherited, no path
+ * in the filesystem), its rank and size in the environment, and optionally a
+ * core binding (hwloc).  ordorun answers key/value, barrier and descriptor
+ * requests, forwards INT/TERM/HUP, and watches every rank through a pidfd:
+ * when one dies abnormally the job ends (or, with --on-failure notify, the
+ * survivors' pending and later requests fail with ORDO_ERR_PEER_DEAD). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <hwloc.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <ordo/status.h>
+#include "../src/boot/boot_proto.h"
+
+#define TERM_GRACE_MS 3000   /* SIGTERM, then SIGKILL: the job ends well within 10 s */
+
+enum rank_state { RANK_STARTED, RANK_INITIALIZED, RANK_FINALIZED, RANK_EXITED };
+
+typedef struct rank_proc {
+    pid_t pid;
+    int   sock;        /* our end of the pair, -1 once closed */
+    int   pidfd;       /* -1 once reaped */
+    enum rank_state state;
+    int   in_barrier;
+} rank_proc_t;
+
+typedef struct kv {
+    struct kv *next;
+    char   key[ORDO_BOOT_KEY_MAX];
+    int    fd;         /* descriptor entries; -1 for values */
+    size_t len;
+    char   val[];
+} kv_t;
+
+typedef struct pending {
+    struct pending *next;
+    int  rank;
+    int  want_fd;
+    char key[ORDO_BOOT_KEY_MAX];
+} pending_t;
+
+static struct {
+    int          n;
+    int          bind;
+    int          notify;        /* --on-failure notify */
+    int          verbose;
+    rank_proc_t *ranks;
+    kv_t        *kvs;
+    pending_t   *pending;
+    int          barrier_count;
+    int          dead_count;    /* ranks that died abnormally (notify mode) */
+    int          job_status;    /* first non-zero rank status */
+    int          ending;        /* the job is being torn down */
+    int64_t      kill_deadline; /* ms, when SIGKILL follows SIGTERM; 0 = none */
+    char        *buf;
+} job;
+
+static void die_msg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "ordorun: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ordorun -n N [--bind core|none] [--on-failure abort|notify] [-v] prog [args...]\n"
+            "  -n N                 number of ranks to start on this machine\n"
+            "  --bind core|none     bind rank r to core r mod cores (default core)\n"
+            "  --on-failure MODE    abort: end the job when a rank dies (default);\n"
+            "                       notify: tell the survivors (their waits fail)\n"
+            "  -v                   print what the launcher does\n");
+}
+
+/* ------------------------------------------------------------- replies */
+
+static int send_reply(int rank, int status, const void *val, size_t len, int fd)
+{
+    rank_proc_t *rp = &job.ranks[rank];
+    if (rp->sock < 0)
+        return -1;
+    ordo_boot_msg_t hdr = {.type = ORDO_BOOT_REPLY, .status = status, .keylen = 0,
+                           .vallen = (uint32_t)len};
+    struct iovec iov[2] = {{&hdr, sizeof(hdr)}, {(void *)val, len}};
+    union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } ctl;
+    struct msghdr mh = {.msg_iov = iov, .msg_iovlen = 2};
+    if (fd >= 0) {
+        memset(&ctl, 0, sizeof(ctl));
+        mh.msg_control = ctl.b;
+        mh.msg_controllen = sizeof(ctl.b);
+        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof(int));
+    }
+    ssize_t n;
+    do {
+        n = sendmsg(rp->sock, &mh, MSG_NOSIGNAL);
+    } while (n < 0 && errno == EINTR);
+    return n < 0 ? -1 : 0;
+}
+
+static kv_t *kv_find(const char *key, int want_fd)
+{
+    for (kv_t *e = job.kvs; e; e = e->next)
+        if ((e->fd >= 0) == want_fd && strcmp(e->key, key) == 0)
+            return e;
+    return NULL;
+}
+
+static void answer_get(int rank, kv_t *e)
+{
+    if (e->fd >= 0)
+        send_reply(rank, ORDO_OK, NULL, 0, e->fd);
+    else
+        send_reply(rank, ORDO_OK, e->val, e->len, -1);
+}
+
+/* A key arrived: answer those who waited for it. */
+static void wake_pending(kv_t *e)
+{
+    for (pending_t **pp = &job.pending; *pp;) {
+        pending_t *p = *pp;
+        if ((e->fd >= 0) == p->want_fd && strcmp(p->key, e->key) == 0) {
+            answer_get(p->rank, e);
+            *pp = p->next;
+            free(p);
+        } else {
+            pp = &p->next;
+        }
+    }
+}
+
+static void fail_waiters(int status)
+{
+    while (job.pending) {
+        pending_t *p = job.pending;
+        job.pending = p->next;
+        send_reply(p->rank, status, NULL, 0, -1);
+        free(p);
+    }
+    for (int r = 0; r < job.n; r++) {
+        if (job.ranks[r].in_barrier) {
+            job.ranks[r].in_barrier = 0;
+            send_reply(r, status, NULL, 0, -1);
+        }
+    }
+    job.barrier_count = 0;
+}
+
+static void barrier_arrive(int rank)
+{
+    if (job.dead_count > 0) {
+        send_reply(rank, ORDO_ERR_PEER_DEAD, NULL, 0, -1);
+        return;
+    }
+    job.ranks[rank].in_barrier = 1;
+    if (++job.barrier_count < job.n)
+        return;
+    job.barrier_count = 0;
+    for (int r = 0; r < job.n; r++) {
+        job.ranks[r].in_barrier = 0;
+        send_reply(r, ORDO_OK, NULL, 0, -1);
+    }
+}
+
+static int kv_store(const char *key, const void *val, size_t len, int fd)
+{
+    kv_t *old = kv_find(key, fd >= 0);
+    kv_t *e = calloc(1, sizeof(*e) + len);
+    if (e == NULL)
+        return -1;
+    snprintf(e->key, sizeof(e->key), "%s", key);
+    e->fd = fd;
+    e->len = len;
+    if (len)
+        memcpy(e->val, val, len);
+    if (old) {   /* replace in place: a rank may republish a key */
+        for (kv_t **pp = &job.kvs; *pp; pp = &(*pp)->next) {
+            if (*pp == old) {
+                *pp = old->next;
+                break;
+            }
+        }
+        if (old->fd >= 0)
+            close(old->fd);
+        free(old);
+    }
+    e->next = job.kvs;
+    job.kvs = e;
+    wake_pending(e);
+    return 0;
+}
+
+static void kv_delete_fd(const char *key)
+{
+    for (kv_t **pp = &job.kvs; *pp; pp = &(*pp)->next) {
+        kv_t *e = *pp;
+        if (e->fd >= 0 && strcmp(e->key, key) == 0) {
+            *pp = e->next;
+            close(e->fd);
+            free(e);
+            return;
+        }
+    }
+}
+
+/* --------------------------------------------------------------- requests */
+
+static void handle_request(int rank)
+{
+    rank_proc_t *rp = &job.ranks[rank];
+    union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct ucred))]; } ctl;
+    struct iovec iov = {job.buf, ORDO_BOOT_MSG_MAX};
+    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
+                        .msg_controllen = sizeof(ctl.b)};
+    ssize_t n;
+    do {
+        n = recvmsg(rp->sock, &mh, MSG_CMSG_CLOEXEC);
+    } while (n < 0 && errno == EINTR);
+    if (n <= 0) {   /* the rank closed its end; its exit is seen through the pidfd */
+        close(rp->sock);
+        rp->sock = -1;
+        return;
+    }
+    int fd = -1, have_cred = 0;
+    struct ucred cred = {0};
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+            memcpy(&fd, CMSG_DATA(c), sizeof(int));
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {
+            memcpy(&cred, CMSG_DATA(c), sizeof(cred));
+            have_cred = 1;
+        }
+    }
+    ordo_boot_msg_t hdr;
+    memcpy(&hdr, job.buf, sizeof(hdr));
+    if (!have_cred || cred.pid != rp->pid || cred.uid != getuid()) {
+        die_msg("rejected a request on rank %d's socket from pid %d uid %d "
+                "(expected pid %d uid %d)", rank, (int)cred.pid, (int)cred.uid,
+                (int)rp->pid, (int)getuid());
+        if (fd >= 0)
+            close(fd);
+        send_reply(rank, ORDO_ERR_BOOTSTRAP, NULL, 0, -1);
+        return;
+    }
+    if ((size_t)n < sizeof(hdr) || hdr.keylen >= ORDO_BOOT_KEY_MAX ||
+        sizeof(hdr) + hdr.keylen + hdr.vallen != (size_t)n) {
+        die_msg("malformed request from rank %d", rank);
+        if (fd >= 0)
+            close(fd);
+        send_reply(rank, ORDO_ERR_BOOTSTRAP, NULL, 0, -1);
+        return;
+    }
+    char key[ORDO_BOOT_KEY_MAX];
+    memcpy(key, job.buf + sizeof(hdr), hdr.keylen);
+    key[hdr.keylen] = '\0';
+    const char *val = job.buf + sizeof(hdr) + hdr.keylen;
+
+    switch (hdr.type) {
+    case ORDO_BOOT_HELLO:
+        rp->state = RANK_INITIALIZED;
+        send_reply(rank, ORDO_OK, NULL, 0, -1);
+        break;
+    case ORDO_BOOT_FINALIZE:
+        rp->state = RANK_FINALIZED;
+        send_reply(rank, ORDO_OK, NULL, 0, -1);
+        break;
+    case ORDO_BOOT_PUT:
+        send_reply(rank, kv_store(key, val, hdr.vallen, -1) ? ORDO_ERR_NO_MEMORY : ORDO_OK,
+                   NULL, 0, -1);
+        break;
+    case ORDO_BOOT_FD_PUT:
+        if (fd < 0) {
+            send_reply(rank, ORDO_ERR_INVALID_PARAM, NULL, 0, -1);
+            break;
+        }
+        if (kv_store(key, NULL, 0, fd)) {
+            close(fd);
+            send_reply(rank, ORDO_ERR_NO_MEMORY, NULL, 0, -1);
+            break;
+        }
+        fd = -1;
+        send_reply(rank, ORDO_OK, NULL, 0, -1);
+        break;
+    case ORDO_BOOT_GET:
+    case ORDO_BOOT_FD_GET: {
+        int want_fd = hdr.type == ORDO_BOOT_FD_GET;
+        kv_t *e = kv_find(key, want_fd);
+        if (e) {
+            answer_get(rank, e);
+        } else if (job.dead_count > 0) {
+            send_reply(rank, ORDO_ERR_PEER_DEAD, NULL, 0, -1);
+        } else {
+            pending_t *p = calloc(1, sizeof(*p));
+            if (p == NULL) {
+                send_reply(rank, ORDO_ERR_NO_MEMORY, NULL, 0, -1);
+                break;
+            }
+            p->rank = rank;
+            p->want_fd = want_fd;
+            strcpy(p->key, key);
+            p->next = job.pending;
+            job.pending = p;
+        }
+        break;
+    }
+    case ORDO_BOOT_FD_DEL:
+        kv_delete_fd(key);
+        send_reply(rank, ORDO_OK, NULL, 0, -1);
+        break;
+    case ORDO_BOOT_BARRIER:
+        barrier_arrive(rank);
+        break;
+    default:
+        die_msg("unknown request %u from rank %d", hdr.type, rank);
+        send_reply(rank, ORDO_ERR_BOOTSTRAP, NULL, 0, -1);
+    }
+    if (fd >= 0)
+        close(fd);
+}
+
+/* ------------------------------------------------------------- processes */
+
+static void signal_all(int sig)
+{
+    for (int r = 0; r < job.n; r++)
+        if (job.ranks[r].state != RANK_EXITED)
+            kill(job.ranks[r].pid, sig);
+}
+
+static void begin_ending(int sig)
+{
+    if (!job.ending) {
+        job.ending = 1;
+        job.kill_deadline = now_ms() + TERM_GRACE_MS;
+    }
+    signal_all(sig);
+}
+
+static void reap(int rank)
+{
+    rank_proc_t *rp = &job.ranks[rank];
+    int status;
+    pid_t w;
+    do {
+        w = waitpid(rp->pid, &status, WNOHANG);
+    } while (w < 0 && errno == EINTR);
+    if (w != rp->pid)
+        return;
+    enum rank_state before = rp->state;
+    rp->state = RANK_EXITED;
+    close(rp->pidfd);
+    rp->pidfd = -1;
+
+    char how[128];
+    int code = 0;
+    if (WIFSIGNALED(status)) {
+        code = 128 + WTERMSIG(status);
+        snprintf(how, sizeof(how), "was killed by signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    } else if (WEXITSTATUS(status) != 0) {
+        code = WEXITSTATUS(status);
+        snprintf(how, sizeof(how), "exited with status %d", code);
+    } else if (before == RANK_INITIALIZED) {
+        code = 1;
+        snprintf(how, sizeof(how), "exited (status 0) without calling ordo_finalize");
+    }
+    if (job.verbose)
+        die_msg("rank %d (pid %d) ended: %s", rank, (int)rp->pid, code ? how : "normally");
+    if (code == 0)
+        return;
+    if (job.job_status == 0)
+        job.job_status = code;
+    if (job.ending)
+        return;   /* a consequence of the teardown, not news */
+    die_msg("rank %d (pid %d) %s", rank, (int)rp->pid, how);
+    if (job.notify) {
+        job.dead_count++;
+        fail_waiters(ORDO_ERR_PEER_DEAD);
+    } else {
+        die_msg("ending the job");
+        begin_ending(SIGTERM);
+    }
+}
+
+static pid_t start_rank(int rank, int child_sock, hwloc_topology_t topo, int nunits,
+                        hwloc_obj_type_t unit, char **argv)
+{
+    char binding[64] = "none";
+    hwloc_obj_t obj = NULL;
+    if (job.bind && nunits > 0) {
+        obj = hwloc_get_obj_by_type(topo, unit, (unsigned)(rank % nunits));
+        snprintf(binding, sizeof(binding), "%s:%u", unit == HWLOC_OBJ_CORE ? "core" : "pu",
+                 obj ? obj->logical_index : 0);
+    }
+    pid_t launcher = getpid();
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+
+    /* child */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);   /* never outlive a killed launcher */
+    if (getppid() != launcher)
+        _exit(127);
+    int flags = fcntl(child_sock, F_GETFD);
+    fcntl(child_sock, F_SETFD, flags & ~FD_CLOEXEC);
+    char s[32];
+    snprintf(s, sizeof(s), "%d", rank);
+    setenv(ORDO_ENV_RANK, s, 1);
+    snprintf(s, sizeof(s), "%d", job.n);
+    setenv(ORDO_ENV_SIZE, s, 1);
+    snprintf(s, sizeof(s), "%d", child_sock);
+    setenv(ORDO_ENV_BOOT_FD, s, 1);
+    setenv(ORDO_ENV_BINDING, binding, 1);
+    if (obj && hwloc_set_cpubind(topo, obj->cpuset, HWLOC_CPUBIND_PROCESS) < 0)
+        fprintf(stderr, "ordorun: rank %d: could not bind to %s: %s\n", rank, binding,
+                strerror(errno));
+    execvp(argv[0], argv);
+    fprintf(stderr, "ordorun: rank %d: cannot run '%s': %s\n", rank, argv[0], strerror(errno));
+    _exit(127);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"np", required_argument, NULL, 'n'},
+        {"bind", required_argument, NULL, 'b'},
+        {"on-failure", required_argument, NULL, 'f'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    job.n = -1;
+    job.bind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "+n:vh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 4096) {
+                die_msg("-n takes a rank count from 1 to 4096, not '%s'", optarg);
+                return 2;
+            }
+            job.n = (int)v;
+            break;
+        }
+        case 'b':
+            if (strcmp(optarg, "core") == 0)
+                job.bind = 1;
+            else if (strcmp(optarg, "none") == 0)
+                job.bind = 0;
+            else {
+                die_msg("--bind takes core or none, not '%s'", optarg);
+                return 2;
+            }
+            break;
+        case 'f':
+            if (strcmp(optarg, "abort") == 0)
+                job.notify = 0;
+            else if (strcmp(optarg, "notify") == 0)
+                job.notify = 1;
+            else {
+                die_msg("--on-failure takes abort or notify, not '%s'", optarg);
+                return 2;
+            }
+            break;
+        case 'v': job.verbose = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (job.n < 1 || optind >= argc) {
+        usage(stderr);
+        return 2;
+    }
+    char **prog = &argv[optind];
+
+    hwloc_topology_t topo = NULL;
+    int nunits = 0;
+    hwloc_obj_type_t unit = HWLOC_OBJ_CORE;
+    if (job.bind) {
+        if (hwloc_topology_init(&topo) < 0 || hwloc_topology_load(topo) < 0) {
+            die_msg("hwloc could not read the topology; running unbound");
+            job.bind = 0;
+        } else {
+            nunits = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+            if (nunits <= 0) {
+                unit = HWLOC_OBJ_PU;
+                nunits = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+            }
+            if (job.n > nunits && job.verbose)
+                die_msg("%d ranks on %d cores: oversubscribed", job.n, nunits);
+        }
+    }
+
+    job.ranks = calloc((size_t)job.n, sizeof(rank_proc_t));
+    job.buf = malloc(ORDO_BOOT_MSG_MAX);
+    struct pollfd *pfds = calloc((size_t)(2 * job.n + 1), sizeof(struct pollfd));
+    if (!job.ranks || !job.buf || !pfds) {
+        die_msg("out of memory");
+        return 1;
+    }
+
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGTERM);
+    sigaddset(&mask, SIGHUP);
+    sigaddset(&mask, SIGQUIT);
+    sigprocmask(SIG_BLOCK, &mask, NULL);
+    int sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+    if (sfd < 0) {
+        die_msg("signalfd: %s", strerror(errno));
+        return 1;
+    }
+
+    int started = 0;
+    for (int r = 0; r < job.n; r++) {
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+            die_msg("socketpair: %s", strerror(errno));
+            job.job_status = 1;
+            break;
+        }
+        int one = 1;
+        setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one));
+        pid_t pid = start_rank(r, sv[1], topo, nunits, unit, prog);
+        close(sv[1]);
+        if (pid < 0) {
+            die_msg("fork: %s", strerror(errno));
+            close(sv[0]);
+            job.job_status = 1;
+            break;
+        }
+        job.ranks[r].pid = pid;
+        job.ranks[r].sock = sv[0];
+        job.ranks[r].pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+        job.ranks[r].state = RANK_STARTED;
+        if (job.ranks[r].pidfd < 0) {
+            die_msg("pidfd_open: %s", strerror(errno));
+            job.job_status = 1;
+            started = r + 1;
+            break;
+        }
+        started = r + 1;
+    }
+    for (int r = started; r < job.n; r++)
+        job.ranks[r] = (rank_proc_t){.pid = -1, .sock = -1, .pidfd = -1, .state = RANK_EXITED};
+    if (job.job_status != 0)
+        begin_ending(SIGTERM);
+
+    for (;;) {
+        int alive = 0;
+        nfds_t np = 0;
+        pfds[np++] = (struct pollfd){.fd = sfd, .events = POLLIN};
+        for (int r = 0; r < job.n; r++) {
+            pfds[np++] = (struct pollfd){.fd = job.ranks[r].sock, .events = POLLIN};
+            pfds[np++] = (struct pollfd){.fd = job.ranks[r].pidfd, .events = POLLIN};
+            alive += job.ranks[r].state != RANK_EXITED;
+        }
+        if (alive == 0)
+            break;
+        int timeout = -1;
+        if (job.kill_deadline) {
+            int64_t left = job.kill_deadline - now_ms();
+            if (left <= 0) {
+                signal_all(SIGKILL);
+                job.kill_deadline = 0;
+                left = 0;
+            }
+            timeout = job.kill_deadline ? (int)left : -1;
+        }
+        int rc = poll(pfds, np, timeout);
+        if (rc < 0 && errno != EINTR) {
+            die_msg("poll: %s", strerror(errno));
+            signal_all(SIGKILL);
+            job.job_status = job.job_status ? job.job_status : 1;
+        }
+        if (rc <= 0)
+            continue;
+        if (pfds[0].revents & POLLIN) {
+            struct signalfd_siginfo si;
+            if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+                if (job.verbose || job.ending)
+                    die_msg("got signal %u, forwarding it to the ranks", si.ssi_signo);
+                if (job.job_status == 0)
+                    job.job_status = 128 + (int)si.ssi_signo;
+                begin_ending((int)si.ssi_signo);
+            }
+        }
+        for (int r = 0; r < job.n; r++) {
+            struct pollfd *ps = &pfds[1 + 2 * r], *pp = &pfds[2 + 2 * r];
+            if (ps->fd >= 0 && (ps->revents & (POLLIN | POLLHUP | POLLERR)))
+                handle_request(r);
+            if (pp->fd >= 0 && (pp->revents & POLLIN))
+                reap(r);
+        }
+    }
+    for (int r = 0; r < job.n; r++)
+        if (job.ranks[r].sock >= 0)
+            close(job.ranks[r].sock);
+    while (job.kvs) {
+        kv_t *e = job.kvs;
+        job.kvs = e->next;
+        if (e->fd >= 0)
+            close(e->fd);
+        free(e);
+    }
+    while (job.pending) {
+        pending_t *p = job.pending;
+        job.pending = p->next;
+        free(p);
+    }
+    if (topo)
+        hwloc_topology_destroy(topo);
+    free(pfds);
+    free(job.ranks);
+    free(job.buf);
+    return job.job_status;
+}
