@@ -154,13 +154,18 @@ static ordo_status_t map_user_pages(struct ordo_region *r)
     return ORDO_OK;
 }
 
-/* Copy-out: private pages again, with the shared pages' last content. */
+/* Copy-out: private pages again, with the shared pages' last content.  The
+ * pages may hold heap objects, this region's own record among them: read
+ * everything needed before the pages are replaced. */
 static void unmap_user_pages(struct ordo_region *r)
 {
-    void *m = mmap(r->map_base, r->map_len, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-    if (m == MAP_FAILED || pread(r->memfd, r->map_base, r->map_len, 0) != (ssize_t)r->map_len)
-        ordo_error("region %u: restoring user pages failed: %s", r->id, strerror(errno));
+    void *base = r->map_base;
+    size_t len = r->map_len;
+    int fd = r->memfd;
+    void *m = mmap(base, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+                   -1, 0);
+    if (m == MAP_FAILED || pread(fd, base, len, 0) != (ssize_t)len)
+        ordo_error("region over %p: restoring user pages failed: %s", base, strerror(errno));
 }
 
 static struct ordo_region *region_new(void *addr, size_t size)

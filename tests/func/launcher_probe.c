@@ -1,0 +1,70 @@
+/* A program for the launcher tests (tests/python/test_ordorun.py).
+ *   probe ok                 init, a region, barrier, finalize; prints rank/size/binding
+ *   probe die R SIG          rank R raises SIG after init; the others wait in a barrier
+ *   probe exit R CODE        rank R exits with CODE after init; the others wait
+ *   probe nofinalize R       rank R returns 0 without ordo_finalize
+ *   probe wait               every rank waits in a barrier that never completes,
+ *                            printing "ready" first (for signal tests)
+ *   probe notify R           (with --on-failure notify) rank R dies; the others
+ *                            report what their barrier returned */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ordo/ordo.h>
+
+static void on_signal(int sig)
+{
+    char msg[64];
+    int len = snprintf(msg, sizeof(msg), "rank %d got signal %d\n", ordo_rank(), sig);
+    if (write(1, msg, (size_t)len) < 0)
+        _exit(3);
+    _exit(3);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return 2;
+    const char *mode = argv[1];
+    int who = argc > 2 ? atoi(argv[2]) : 0;
+    int arg = argc > 3 ? atoi(argv[3]) : 0;
+    if (ordo_init(NULL) != ORDO_OK)
+        return 10;
+    int me = ordo_rank();
+    setvbuf(stdout, NULL, _IONBF, 0);
+    if (strcmp(mode, "ok") == 0) {
+        ordo_region_h r;
+        void *base;
+        if (ordo_region_alloc(1 << 16, 0, &r, &base) != ORDO_OK)
+            return 11;
+        printf("rank %d of %d binding %s\n", me, ordo_size(), getenv("ORDO_BINDING"));
+        ordo_region_free(r);
+        return ordo_finalize() == ORDO_OK ? 0 : 12;
+    }
+    if (strcmp(mode, "die") == 0 || strcmp(mode, "exit") == 0 ||
+        strcmp(mode, "nofinalize") == 0 || strcmp(mode, "notify") == 0) {
+        if (me == who) {
+            if (strcmp(mode, "die") == 0)
+                raise(arg ? arg : SIGKILL);
+            if (strcmp(mode, "exit") == 0)
+                exit(arg);
+            if (strcmp(mode, "notify") == 0)
+                raise(SIGKILL);
+            return 0;   /* nofinalize */
+        }
+        ordo_status_t st = ordo_barrier();
+        printf("rank %d barrier: %s\n", me, ordo_status_string(st));
+        ordo_finalize();
+        return st == ORDO_ERR_PEER_DEAD ? 0 : 20;
+    }
+    if (strcmp(mode, "wait") == 0) {
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+        printf("ready %d\n", me);
+        for (;;)
+            pause();
+    }
+    return 2;
+}

@@ -1,0 +1,60 @@
+#define _POSIX_C_SOURCE 200809L
+/* Settings table: defaults parse, sizes parse, bad values are refused with
+ * nothing applied, and the source of each value is tracked. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness.h"
+#include "../../src/base/config.h"
+
+int main(void)
+{
+    size_t b;
+    CHECK_OK(ordo_parse_size("4096", &b)); CHECK(b == 4096);
+    CHECK_OK(ordo_parse_size("4K", &b));   CHECK(b == 4096);
+    CHECK_OK(ordo_parse_size("4KiB", &b)); CHECK(b == 4096);
+    CHECK_OK(ordo_parse_size("2m", &b));   CHECK(b == 2u << 20);
+    CHECK_OK(ordo_parse_size("1G", &b));   CHECK(b == 1u << 30);
+    CHECK_STATUS(ordo_parse_size("", &b), ORDO_ERR_INVALID_PARAM);
+    CHECK_STATUS(ordo_parse_size("-1", &b), ORDO_ERR_INVALID_PARAM);
+    CHECK_STATUS(ordo_parse_size("12Q", &b), ORDO_ERR_INVALID_PARAM);
+    CHECK_STATUS(ordo_parse_size("99999999999999999999G", &b), ORDO_ERR_INVALID_PARAM);
+
+    unsetenv("ORDO_PIO_MAX");
+    CHECK_OK(ordo_config_load());
+    CHECK(ordo_config.pio_max == 4096);
+    for (size_t i = 0; i < ordo_config_count(); i++) {
+        const ordo_setting_t *s = ordo_config_setting(i);
+        CHECK(strncmp(s->name, "ORDO_", 5) == 0);
+        CHECK(s->help && strlen(s->help) > 10);
+        if (getenv(s->name) == NULL)
+            CHECK(ordo_config_source(i) == ORDO_SOURCE_DEFAULT);
+    }
+
+    setenv("ORDO_PIO_MAX", "8K", 1);
+    setenv("ORDO_ORDER", "RELAXED", 1);
+    CHECK_OK(ordo_config_load());
+    CHECK(ordo_config.pio_max == 8192);
+    CHECK(ordo_config.order == ORDO_ORDER_RELAXED);
+
+    setenv("ORDO_ORDER", "sloppy", 1);   /* refused: previous values stay */
+    CHECK_STATUS(ordo_config_load(), ORDO_ERR_INVALID_PARAM);
+    CHECK(ordo_config.order == ORDO_ORDER_RELAXED);
+    unsetenv("ORDO_ORDER");
+    setenv("ORDO_ENGINES", "two", 1);
+    CHECK_STATUS(ordo_config_load(), ORDO_ERR_INVALID_PARAM);
+    setenv("ORDO_ENGINES", "3", 1);
+    setenv("ORDO_ENGINE_CHUNK", "16", 1);
+    CHECK_STATUS(ordo_config_load(), ORDO_ERR_INVALID_PARAM);
+    unsetenv("ORDO_ENGINE_CHUNK");
+    CHECK_OK(ordo_config_load());
+    CHECK(ordo_config.engines == 3);
+
+    /* ordo_init refuses a bad setting with a clear error, not a crash */
+    setenv("ORDO_TL", "carrier-pigeon", 1);
+    CHECK_STATUS(ordo_init(NULL), ORDO_ERR_INVALID_PARAM);
+    setenv("ORDO_TL", "self", 1);
+    CHECK_OK(ordo_init(NULL));
+    CHECK_OK(ordo_finalize());
+    return test_result("test_config");
+}
