@@ -15,6 +15,7 @@ ordo_config_t ordo_config;
 
 static const char *const order_names[] = {"strict", "default", "relaxed", NULL};
 static const char *const single_copy_names[] = {"auto", "off", NULL};
+static const char *const engine_bind_names[] = {"any", "rank", NULL};
 static const char *const log_names[] = {"error", "warn", "info", "debug", NULL};
 
 #define FIELD(f) offsetof(ordo_config_t, f)
@@ -33,6 +34,10 @@ static const ordo_setting_t settings[] = {
     {"ORDO_ENGINE_CHUNK", ORDO_SETTING_SIZE, "256K",
      "Unit of engine work: a large transfer is split into chunks that engines "
      "(and a waiting initiator) copy in parallel", NULL, FIELD(engine_chunk), 0},
+    {"ORDO_ENGINE_BIND", ORDO_SETTING_ENUM, "any",
+     "Where engine threads run: any (every core of the machine, like an offload "
+     "device beside the CPU) or rank (the cores the rank is bound to)",
+     engine_bind_names, FIELD(engine_bind), 0},
     {"ORDO_TL", ORDO_SETTING_STRING, "self,shm",
      "Transports to use, comma-separated, in preference order (self: own rank; "
      "shm: ranks on this node)", NULL, FIELD(tl), sizeof(ordo_config.tl)},

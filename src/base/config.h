@@ -20,13 +20,14 @@ typedef enum ordo_setting_source {
 } ordo_setting_source_t;
 
 enum { ORDO_SINGLE_COPY_AUTO = 0, ORDO_SINGLE_COPY_OFF = 1 };
-enum { ORDO_ON_FAILURE_ABORT = 0, ORDO_ON_FAILURE_NOTIFY = 1 };
+enum { ORDO_ENGINE_BIND_ANY = 0, ORDO_ENGINE_BIND_RANK = 1 };
 
 typedef struct ordo_config {
     int    order;              /* ordo_order_t of the default stream and new streams */
     size_t pio_max;            /* largest transfer done by the CPU (PIO) */
     int    engines;            /* offload engines (copy threads) in flight */
     size_t engine_chunk;       /* engine work unit: large transfers are split */
+    int    engine_bind;        /* ORDO_ENGINE_BIND_* */
     char   tl[128];            /* transports to use, in preference order */
     int    attach_cache_max;   /* peer mappings kept mapped at once */
     int    single_copy;        /* ORDO_SINGLE_COPY_* */

@@ -15,13 +15,10 @@
 
 typedef struct { char data[BLOCK]; _Alignas(64) uint64_t flag; } area_t;
 
-static void check_block(const char *what, const area_t *a, uint64_t seed, int must_be_complete,
-                        int *seen_incomplete)
+static void check_block(const char *what, const area_t *a, const char *expect,
+                        int must_be_complete, int *seen_incomplete)
 {
-    char *expect = malloc(BLOCK);
-    test_fill(expect, BLOCK, seed);
     int ok = memcmp(a->data, expect, BLOCK) == 0;
-    free(expect);
     if (!ok && must_be_complete) {
         fprintf(stderr, "[rank 1] %s: flag seen before the data that preceded it\n", what);
         test_failures++;
@@ -54,14 +51,15 @@ static void flag_after_block(ordo_order_t order, unsigned flags, int use_fence, 
             CHECK_OK(ordo_quiet(s));
             CHECK_OK(ordo_barrier());
         } else if (ordo_rank() == 1) {
+            test_fill(src, BLOCK, round);   /* the expected block, ready before polling */
             CHECK_OK(ordo_barrier());
             _Atomic uint64_t *flag = (_Atomic uint64_t *)&mine->flag;
             while (atomic_load_explicit(flag, memory_order_acquire) != round)
                 ;
-            check_block(what, mine, round, must_order, &incomplete);
+            check_block(what, mine, src, must_order, &incomplete);
             CHECK_OK(ordo_barrier());
             /* after rank 0's quiet + barrier, everything is there */
-            check_block(what, mine, round, 1, &incomplete);
+            check_block(what, mine, src, 1, &incomplete);
         } else {
             CHECK_OK(ordo_barrier());
             CHECK_OK(ordo_barrier());

@@ -9,7 +9,7 @@
 static void run(int threads)
 {
     ordo_engine_pool_t pool;
-    CHECK(ordo_engine_pool_init(&pool, threads) == 0);
+    CHECK(ordo_engine_pool_init(&pool, threads, threads % 2) == 0);
     enum { JOBS = 64 };
     ordo_engine_job_t jobs[JOBS];
     char *src[JOBS], *dst[JOBS];

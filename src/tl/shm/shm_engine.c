@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "../../base/log.h"
 
@@ -76,10 +78,11 @@ static void *engine_main(void *arg)
     return NULL;
 }
 
-int ordo_engine_pool_init(ordo_engine_pool_t *pool, int nthreads)
+int ordo_engine_pool_init(ordo_engine_pool_t *pool, int nthreads, int any_core)
 {
     memset(pool, 0, sizeof(*pool));
     pool->nthreads = nthreads;
+    pool->any_core = any_core;
     if (pthread_mutex_init(&pool->lock, NULL))
         return ENOMEM;
     if (pthread_cond_init(&pool->wake, NULL)) {
@@ -101,16 +104,30 @@ static int start_threads(ordo_engine_pool_t *pool)
         pool->nthreads = 0;
         return ENOMEM;
     }
+    /* Engines stand for offload hardware: by default they may run on any
+     * core, not only the one the rank is bound to. */
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    if (pool->any_core) {
+        cpu_set_t all;
+        CPU_ZERO(&all);
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        for (long c = 0; c < n && c < CPU_SETSIZE; c++)
+            CPU_SET((int)c, &all);
+        pthread_attr_setaffinity_np(&attr, sizeof(all), &all);
+    }
     for (int i = 0; i < pool->nthreads; i++) {
-        int rc = pthread_create(&pool->threads[i], NULL, engine_main, pool);
+        int rc = pthread_create(&pool->threads[i], &attr, engine_main, pool);
         if (rc) {
             ordo_warn("could not start offload engine %d (%s): the initiator copies instead",
                       i, strerror(rc));
             pool->nthreads = i;
+            pthread_attr_destroy(&attr);
             return rc;
         }
         pool->running = i + 1;
     }
+    pthread_attr_destroy(&attr);
     return 0;
 }
 

@@ -43,11 +43,12 @@ typedef struct ordo_engine_pool {
     pthread_t          *threads;
     int                 nthreads;   /* wanted */
     int                 running;    /* started (lazily, at the first job) */
+    int                 any_core;   /* not confined to the rank's binding */
     int                 started;
     int                 stop;
 } ordo_engine_pool_t;
 
-int  ordo_engine_pool_init(ordo_engine_pool_t *pool, int nthreads);
+int  ordo_engine_pool_init(ordo_engine_pool_t *pool, int nthreads, int any_core);
 void ordo_engine_pool_fini(ordo_engine_pool_t *pool);
 
 /* Queue a job (its kind, dst, src, len, pid set); chunk is the work unit.

@@ -1,0 +1,41 @@
+/* Benchmark harness: timing, repeated trials, statistics and the
+ * "ordo-bench/1" JSON line every program prints (one line per measured
+ * point, raw per-trial samples and the environment included). */
+#ifndef ORDO_BENCH_COMMON_H
+#define ORDO_BENCH_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BENCH_SCHEMA "ordo-bench/1"
+
+typedef struct bench_point {
+    const char *experiment;   /* put_latency, msgrate, put_bw, ... */
+    const char *impl;         /* ordo, memcpy */
+    const char *paradigm;     /* one-sided, two-sided, local */
+    const char *variant;      /* NULL or a pattern / sync mode */
+    const char *order;        /* strict, default, relaxed, or NULL */
+    int         np, pairs, window;
+    size_t      size;
+    const char *metric;       /* latency_us, bandwidth_MBps, rate_Mmsgps, time_us */
+    const char *unit;
+} bench_point_t;
+
+typedef struct bench_stats {
+    double median, min, max, mean, p99;
+} bench_stats_t;
+
+double bench_now_us(void);
+void   bench_stats_compute(const double *samples, int n, bench_stats_t *out);
+/* Print one JSON line to stdout: point, value = median of samples. */
+void   bench_emit(const bench_point_t *p, const double *samples, int n);
+
+/* Options shared by the programs: --trials N --iters N --warmup N --window W
+ * --size BYTES.  Unknown options are an error naming the option. */
+typedef struct bench_opts {
+    int    trials, iters, warmup, window;
+    size_t size;
+} bench_opts_t;
+int bench_parse(int argc, char **argv, bench_opts_t *o);
+
+#endif

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Check what the build, tests and benchmarks need; install what is missing
+# when running as root on Debian, otherwise print the exact command.
+#   scripts/deps.sh build    compiler, CMake, hwloc
+#   scripts/deps.sh bench    + ucx_perftest (the one-sided peer)
+set -euo pipefail
+what=${1:-build}
+
+need_pkgs=()
+have() { command -v "$1" >/dev/null 2>&1; }
+have cc || need_pkgs+=(gcc)
+have cmake || need_pkgs+=(cmake)
+have ninja || need_pkgs+=(ninja-build)
+have pkg-config || need_pkgs+=(pkg-config)
+if ! pkg-config --exists hwloc 2>/dev/null; then need_pkgs+=(libhwloc-dev); fi
+have python3 || need_pkgs+=(python3)
+python3 -c 'import venv, ensurepip' 2>/dev/null || need_pkgs+=(python3-venv)
+if [ "$what" = bench ]; then have ucx_perftest || need_pkgs+=(ucx-utils); fi
+
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+    cmd="apt-get update && apt-get install -y ${need_pkgs[*]}"
+    if [ "$(id -u)" = 0 ] && have apt-get; then
+        echo "deps: installing ${need_pkgs[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -q >/dev/null && apt-get install -y -q "${need_pkgs[@]}" >/dev/null
+    else
+        echo "deps: missing ${need_pkgs[*]}; run as root:" >&2
+        echo "  $cmd" >&2
+        exit 1
+    fi
+fi
