@@ -51,6 +51,14 @@ typedef struct shm_rkey {
     struct shm_rkey *older, *newer;  /* attach cache order */
 } shm_rkey_t;
 
+/* An engine job and what the initiator needs when it completes. */
+typedef struct shm_job {
+    ordo_engine_job_t  super;
+    ordo_tl_comp_t    *comp;
+    struct shm_rkey   *rkey;
+    struct shm_job    *next;     /* in flight, or free */
+} shm_job_t;
+
 typedef struct shm_iface {
     ordo_tl_iface_t    super;
     ordo_boot_t       *boot;
@@ -58,8 +66,8 @@ typedef struct shm_iface {
     pid_t             *pids;
     size_t             pio_max, chunk;
     ordo_engine_pool_t engines;
-    ordo_engine_job_t *inflight_head, *inflight_tail;  /* submitted by this process */
-    ordo_engine_job_t *job_free;
+    struct shm_job    *inflight_head, *inflight_tail;  /* submitted by this process */
+    struct shm_job    *job_free;
     shm_rkey_t        *oldest, *newest;                /* attached peer mappings */
     int                attached, attach_max;
 } shm_iface_t;
@@ -126,8 +134,8 @@ static void shm_iface_close(ordo_tl_iface_t *iface)
         iface->ops->progress(iface);
     ordo_engine_pool_fini(&s->engines);
     while (s->job_free) {
-        ordo_engine_job_t *j = s->job_free;
-        s->job_free = j->owner_next;
+        shm_job_t *j = s->job_free;
+        s->job_free = j->next;
         free(j);
     }
     free(s->pids);
@@ -255,44 +263,26 @@ static ordo_status_t shm_rkey_ptr(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, 
 
 /* ------------------------------------------------------------- transfers */
 
-static ordo_engine_job_t *job_get(shm_iface_t *s)
-{
-    ordo_engine_job_t *j = s->job_free;
-    if (j) {
-        s->job_free = j->owner_next;
-        return j;
-    }
-    return calloc(1, sizeof(*j));
-}
-
-typedef struct job_ctx {
-    ordo_tl_comp_t *comp;
-    shm_rkey_t     *rkey;
-} job_ctx_t;
-
 static ordo_status_t submit(shm_iface_t *s, shm_rkey_t *k, ordo_engine_kind_t kind,
                             char *dst, const char *src, size_t len, ordo_tl_comp_t *comp)
 {
-    ordo_engine_job_t *j = job_get(s);
-    job_ctx_t *ctx = j ? j->owner_data : NULL;
-    if (j && ctx == NULL)
-        ctx = j->owner_data = malloc(sizeof(job_ctx_t));
-    if (j == NULL || ctx == NULL) {
-        free(j);
+    shm_job_t *j = s->job_free;
+    if (j)
+        s->job_free = j->next;
+    else if ((j = calloc(1, sizeof(*j))) == NULL)
         return ORDO_ERR_NO_MEMORY;
-    }
-    j->kind = kind;
-    j->dst = dst;
-    j->src = src;
-    j->len = len;
-    j->pid = k->pid;
-    ctx->comp = comp;
-    ctx->rkey = k;
+    j->super.kind = kind;
+    j->super.dst = dst;
+    j->super.src = src;
+    j->super.len = len;
+    j->super.pid = k->pid;
+    j->comp = comp;
+    j->rkey = k;
     k->pins++;
-    j->owner_next = NULL;
-    if (s->inflight_tail) s->inflight_tail->owner_next = j; else s->inflight_head = j;
+    j->next = NULL;
+    if (s->inflight_tail) s->inflight_tail->next = j; else s->inflight_head = j;
     s->inflight_tail = j;
-    ordo_engine_submit(&s->engines, j, s->chunk);
+    ordo_engine_submit(&s->engines, &j->super, s->chunk);
     s->super.engine_ops++;
     return ORDO_INPROGRESS;
 }
@@ -389,27 +379,26 @@ static unsigned shm_progress(ordo_tl_iface_t *iface)
         return 0;
     ordo_engine_help(&s->engines);   /* a polling initiator copies too */
     unsigned n = 0;
-    ordo_engine_job_t *prev = NULL, *j = s->inflight_head;
+    shm_job_t *prev = NULL, *j = s->inflight_head;
     while (j) {
-        ordo_engine_job_t *next = j->owner_next;
-        if (!ordo_engine_job_done(j)) {
+        shm_job_t *next = j->next;
+        if (!ordo_engine_job_done(&j->super)) {
             prev = j;
             j = next;
             continue;
         }
-        if (prev) prev->owner_next = next; else s->inflight_head = next;
+        if (prev) prev->next = next; else s->inflight_head = next;
         if (s->inflight_tail == j) s->inflight_tail = prev;
-        job_ctx_t *ctx = j->owner_data;
-        int err = atomic_load(&j->error);
-        ctx->rkey->pins--;
+        int err = atomic_load(&j->super.error);
+        j->rkey->pins--;
         ordo_status_t st = ORDO_OK;
         if (err) {
-            ordo_error("engine transfer with rank %d failed: %s", ctx->rkey->super.rank,
+            ordo_error("engine transfer with rank %d failed: %s", j->rkey->super.rank,
                        strerror(err));
             st = err == ESRCH ? ORDO_ERR_PEER_DEAD : ORDO_ERR_IO;
         }
-        ordo_tl_comp_t *comp = ctx->comp;   /* the callback may reuse the job */
-        j->owner_next = s->job_free;
+        ordo_tl_comp_t *comp = j->comp;   /* the callback may reuse the job */
+        j->next = s->job_free;
         s->job_free = j;
         comp->func(comp, st);
         n++;

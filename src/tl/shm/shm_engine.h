@@ -31,10 +31,7 @@ typedef struct ordo_engine_job {
     _Atomic uint32_t        done;       /* chunks copied; the job is complete at nchunks */
     _Atomic int             error;      /* errno of a failed chunk, 0 if none */
     struct ordo_engine_job *runnable_next;
-    /* owner's fields, never touched by engines */
-    struct ordo_engine_job *owner_next;
-    void                   *owner_data;
-} ordo_engine_job_t;
+} ordo_engine_job_t;   /* embed it first in the owner's job record */
 
 typedef struct ordo_engine_pool {
     pthread_mutex_t     lock;

@@ -1,0 +1,89 @@
+"""Run benchmark programs and collect their JSON lines."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+SCHEMA = "ordo-bench/1"
+REQUIRED = ("schema", "experiment", "impl", "paradigm", "order", "np", "window", "size",
+            "metric", "unit", "value", "samples", "env")
+
+
+class BenchError(Exception):
+    """A program or peer could not be run; the message says which and why."""
+
+
+def build_dir() -> Path:
+    return Path(os.environ.get("ORDO_BUILD", Path(__file__).resolve().parents[2] / "build"))
+
+
+def validate(record: dict) -> dict:
+    missing = [k for k in REQUIRED if k not in record]
+    if missing:
+        raise BenchError(f"record lacks {', '.join(missing)}: {record}")
+    if record["schema"] != SCHEMA:
+        raise BenchError(f"unknown schema {record['schema']!r}")
+    return record
+
+
+def run_ordo(program: str, *args: str, np: int = 2, env: dict | None = None,
+             timeout: float = 300) -> list[dict]:
+    """Run bin/<program> under ordorun; return its validated records."""
+    bindir = build_dir() / "bin"
+    cmd = [str(bindir / "ordorun"), "-n", str(np), str(bindir / program), *args]
+    full_env = dict(os.environ, **(env or {}))
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=full_env)
+    except subprocess.TimeoutExpired as e:
+        raise BenchError(f"{program} did not finish in {timeout:.0f} s") from e
+    if out.returncode != 0:
+        raise BenchError(f"{program} failed with status {out.returncode}:\n{out.stderr.strip()}")
+    return [validate(json.loads(line)) for line in out.stdout.splitlines() if line.startswith("{")]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_ucx_perftest(test: str, size: int, iters: int, window: int = 1,
+                     timeout: float = 120) -> float:
+    """One ucx_perftest measurement over loopback on this machine: returns the
+    'Final' value (latency in us for *_lat tests, message rate in msg/s for
+    *_bw tests).  ucx_perftest has no machine-readable output, so its fixed
+    'Final:' table row is read by column."""
+    exe = shutil.which("ucx_perftest")
+    if exe is None:
+        raise BenchError("ucx_perftest not found (Debian package ucx-utils)")
+    out = None
+    for _attempt in range(5):
+        port = _free_port()
+        server = subprocess.Popen([exe, "-p", str(port)], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        try:
+            # The server accepts exactly one connection, so it is not probed:
+            # give it time to listen, and start again if the client was early.
+            time.sleep(0.5)
+            cmd = [exe, "-p", str(port), "127.0.0.1", "-t", test, "-s", str(size),
+                   "-n", str(iters), "-w", str(max(1, iters // 10))]
+            if window > 1:
+                cmd += ["-O", str(window)]
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        finally:
+            server.kill()
+            server.wait()
+        if "Final:" in out.stdout:
+            break
+    for line in out.stdout.splitlines():
+        if line.startswith("Final:"):
+            cols = line.split()
+            # Final: iters lat50 lat_avg lat_overall bw_avg bw_overall rate_avg rate_overall
+            return float(cols[3]) if test.endswith("_lat") else float(cols[8])
+    raise BenchError(f"ucx_perftest {test} printed no result:\n{out.stderr.strip()[-2000:]}")
