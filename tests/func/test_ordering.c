@@ -135,6 +135,18 @@ static void counters(void)
         else if (b.engine_ops > a.engine_ops)
             CHECK(deferred > 0);
         CHECK(b.fences_inserted >= a.fences_inserted);
+
+        /* a get after a large put in flight: held back only under strict */
+        CHECK_OK(ordo_stats_get(&a));
+        uint64_t got;
+        ordo_request_h g = NULL;
+        CHECK(ordo_put_nb(s, src, BLOCK, r, target, 0, 0, NULL) >= 0);
+        CHECK(ordo_get_nb(s, &got, 8, r, target, BLOCK, 0, &g) >= 0);
+        CHECK_OK(ordo_request_wait(&g));
+        CHECK_OK(ordo_quiet(s));
+        CHECK_OK(ordo_stats_get(&b));
+        if (b.engine_ops > a.engine_ops)
+            CHECK((b.ops_deferred > a.ops_deferred) == (m == ORDO_ORDER_STRICT));
         CHECK_OK(ordo_stream_destroy(s));
     }
     free(src);

@@ -106,8 +106,29 @@ int main(int argc, char **argv)
     CHECK(user[5] == 42);   /* copy-out kept the last content */
     free(user);
 
+    /* Every rank reads every other rank's part, round after round: with a
+     * small attach cache peers' mappings are evicted and attached again. */
+    uint64_t *mine;
+    REQUIRE_OK(ordo_region_alloc(4096, 0, &r, (void **)&mine));
+    for (int i = 0; i < 512; i++)
+        mine[i] = (uint64_t)ordo_rank() << 32 | (uint64_t)i;
+    CHECK_OK(ordo_barrier());
+    for (int round = 0; round < 3; round++) {
+        for (int p = 0; p < ordo_size(); p++) {
+            uint64_t got;
+            size_t i = (size_t)(round * 37 + p) % 512;
+            CHECK_OK(ordo_get(NULL, &got, 8, r, p, i * 8, 0));
+            CHECK(got == ((uint64_t)p << 32 | i));
+        }
+    }
+    CHECK_OK(ordo_barrier());
+    CHECK_OK(ordo_region_free(r));
+
     ordo_stats_t stats;
     CHECK_OK(ordo_stats_get(&stats));
+    const char *cache = getenv("ORDO_ATTACH_CACHE_MAX");
+    if (cache && atoi(cache) == 1 && ordo_size() > 2)
+        CHECK(stats.attach_evictions > 0);
     if (ordo_size() > 1 && ordo_rank() == 0)
         printf("pio %llu engine %llu single-copy %llu\n", (unsigned long long)stats.pio_ops,
                (unsigned long long)stats.engine_ops, (unsigned long long)stats.single_copy_ops);
