@@ -164,7 +164,9 @@ static ordo_status_t defer(struct ordo_stream *s, struct ordo_request *op, ordo_
         }
         memcpy(op->bounce, op->src, op->len);
         op->src = op->bounce;
-        req_p = NULL;     /* locally complete now: no request to wait for */
+        if (req_p)        /* locally complete now: no request to wait for */
+            *req_p = NULL;
+        req_p = NULL;
     }
     op->seq = ++s->seq;
     op->fence_seq = s->fence_seq;
@@ -231,6 +233,14 @@ static void serialise(struct ordo_stream *s, unsigned type, int rank, unsigned f
 
 /* ------------------------------------------------------------------ put/get */
 
+/* Nothing to move and nothing to order: complete at once. */
+static ordo_status_t ordo_empty_transfer(ordo_request_h *req_p)
+{
+    if (req_p)
+        *req_p = NULL;
+    return ORDO_OK;
+}
+
 #define RMA_PROLOGUE(stream, flags, buf, len, region, rank, offset, rkey)       \
     ORDO_CHECK_INIT();                                                          \
     struct ordo_stream *s;                                                      \
@@ -273,6 +283,8 @@ static inline ordo_status_t put_common(ordo_stream_h stream, const void *src, si
     RMA_PROLOGUE(stream, flags, src, len, region, rank, offset, rkey);
     s->stats.puts++;
     s->stats.bytes_put += len;
+    if (ORDO_UNLIKELY(len == 0))
+        return ordo_empty_transfer(req_p);
     void *ptr = rkey->ptr;
     /* fast path: nothing pending, target mapped, small */
     if (ORDO_LIKELY(s->pending_head == NULL && ptr != NULL && len <= ordo_ctx->pio_max)) {
@@ -328,6 +340,8 @@ static inline ordo_status_t get_common(ordo_stream_h stream, void *dst, size_t l
     RMA_PROLOGUE(stream, flags, dst, len, region, rank, offset, rkey);
     s->stats.gets++;
     s->stats.bytes_got += len;
+    if (ORDO_UNLIKELY(len == 0))
+        return ordo_empty_transfer(req_p);
     const void *ptr = rkey->ptr;
     if (ORDO_LIKELY(s->pending_head == NULL && ptr != NULL && len <= ordo_ctx->pio_max)) {
         order_point(s, flags);

@@ -69,6 +69,21 @@ int main(void)
     for (int i = 0; i < 64; i++)
         CHECK(((unsigned char *)base)[i] == 0x5a);
 
+    /* empty regions: zero-length transfers succeed, anything else is out of bounds */
+    ordo_region_h er;
+    void *ebase;
+    REQUIRE_OK(ordo_region_alloc(0, 0, &er, &ebase));
+    int peer0 = (ordo_rank() + 1) % n;
+    req = (ordo_request_h)buf;
+    CHECK_OK(ordo_put_nb(NULL, buf, 0, er, peer0, 0, 0, &req));
+    CHECK(req == NULL);
+    CHECK_OK(ordo_get(NULL, buf, 0, er, peer0, 0, 0));
+    CHECK_STATUS(ordo_put(NULL, buf, 1, er, peer0, 0, 0), ORDO_ERR_OUT_OF_BOUNDS);
+    size_t esize = 1;
+    CHECK_OK(ordo_region_size(er, peer0, &esize));
+    CHECK(esize == 0);
+    CHECK_OK(ordo_region_free(er));
+
     /* atomics on memory reached only by single copy */
     uint64_t *user = calloc(8, sizeof(uint64_t));
     ordo_region_h ur;

@@ -136,6 +136,15 @@ static void counters(void)
             CHECK(deferred > 0);
         CHECK(b.fences_inserted >= a.fences_inserted);
 
+        /* a small put held back behind a large one is locally complete at
+         * once: no request is handed out */
+        ordo_request_h pr = (ordo_request_h)&a;   /* garbage the call must overwrite */
+        CHECK(ordo_put_nb(s, src, BLOCK, r, target, 0, 0, NULL) >= 0);
+        uint64_t small = 7;
+        CHECK_OK(ordo_put_nb(s, &small, 8, r, target, BLOCK, 0, &pr));
+        CHECK(pr == NULL);
+        CHECK_OK(ordo_quiet(s));
+
         /* a get after a large put in flight: held back only under strict */
         CHECK_OK(ordo_stats_get(&a));
         uint64_t got;
