@@ -109,23 +109,7 @@ static int send_reply(int rank, int status, const void *val, size_t len, int fd)
         return -1;
     ordo_boot_msg_t hdr = {.type = ORDO_BOOT_REPLY, .status = status, .keylen = 0,
                            .vallen = (uint32_t)len};
-    struct iovec iov[2] = {{&hdr, sizeof(hdr)}, {(void *)val, len}};
-    union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } ctl;
-    struct msghdr mh = {.msg_iov = iov, .msg_iovlen = 2};
-    if (fd >= 0) {
-        memset(&ctl, 0, sizeof(ctl));
-        mh.msg_control = ctl.b;
-        mh.msg_controllen = sizeof(ctl.b);
-        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(c), &fd, sizeof(int));
-    }
-    ssize_t n;
-    do {
-        n = sendmsg(rp->sock, &mh, MSG_NOSIGNAL);
-    } while (n < 0 && errno == EINTR);
+    ssize_t n = ordo_boot_send(rp->sock, &hdr, NULL, val, fd);
     return n < 0 ? -1 : 0;
 }
 

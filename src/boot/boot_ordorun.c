@@ -31,23 +31,7 @@ static ordo_status_t send_msg(boot_ordorun_t *b, uint32_t type, const char *key,
     }
     ordo_boot_msg_t hdr = {.type = type, .status = 0, .keylen = (uint32_t)keylen,
                            .vallen = (uint32_t)vallen};
-    struct iovec iov[3] = {{&hdr, sizeof(hdr)}, {(void *)key, keylen}, {(void *)val, vallen}};
-    union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } ctl;
-    struct msghdr mh = {.msg_iov = iov, .msg_iovlen = 3};
-    if (fd >= 0) {
-        memset(&ctl, 0, sizeof(ctl));
-        mh.msg_control = ctl.b;
-        mh.msg_controllen = sizeof(ctl.b);
-        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(c), &fd, sizeof(int));
-    }
-    ssize_t n;
-    do {
-        n = sendmsg(b->fd, &mh, MSG_NOSIGNAL);
-    } while (n < 0 && errno == EINTR);
+    ssize_t n = ordo_boot_send(b->fd, &hdr, key, val, fd);
     if (n < 0) {
         ordo_error("lost the launcher connection (sendmsg: %s)", strerror(errno));
         return errno == EPIPE ? ORDO_ERR_PEER_DEAD : ORDO_ERR_BOOTSTRAP;

@@ -5,7 +5,12 @@
 #ifndef ORDO_BOOT_PROTO_H
 #define ORDO_BOOT_PROTO_H
 
+#include <errno.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/uio.h>
 
 #define ORDO_BOOT_KEY_MAX   256
 #define ORDO_BOOT_VALUE_MAX 65536
@@ -35,5 +40,31 @@ typedef struct ordo_boot_msg {
     uint32_t keylen;    /* bytes of key following the header */
     uint32_t vallen;    /* bytes of value following the key */
 } ordo_boot_msg_t;
+
+/* Send one message: header, key, value, and a descriptor when fd >= 0.
+ * Returns sendmsg's result (-1 with errno on failure). */
+static inline ssize_t ordo_boot_send(int sock, ordo_boot_msg_t *hdr, const char *key,
+                                     const void *val, int fd)
+{
+    struct iovec iov[3] = {{hdr, sizeof(*hdr)}, {(void *)key, hdr->keylen},
+                           {(void *)val, hdr->vallen}};
+    union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } ctl;
+    struct msghdr mh = {.msg_iov = iov, .msg_iovlen = 3};
+    if (fd >= 0) {
+        memset(&ctl, 0, sizeof(ctl));
+        mh.msg_control = ctl.b;
+        mh.msg_controllen = sizeof(ctl.b);
+        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof(int));
+    }
+    ssize_t n;
+    do {
+        n = sendmsg(sock, &mh, MSG_NOSIGNAL);
+    } while (n < 0 && errno == EINTR);
+    return n;
+}
 
 #endif

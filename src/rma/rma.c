@@ -255,23 +255,26 @@ static ordo_status_t ordo_empty_transfer(ordo_request_h *req_p)
     if (ORDO_UNLIKELY(st_ != ORDO_OK))                                          \
         return st_
 
-static ordo_status_t put_slow(struct ordo_stream *s, const void *src, size_t len,
-                              ordo_region_h region, int rank, size_t offset, unsigned flags,
-                              ordo_request_h *req_p, int blocking)
+/* Put or get that cannot take the fast path: buf is the source of a put,
+ * the destination of a get. */
+static ordo_status_t transfer_slow(struct ordo_stream *s, unsigned type, void *buf, size_t len,
+                                   ordo_region_h region, int rank, size_t offset, unsigned flags,
+                                   ordo_request_h *req_p, int blocking)
 {
     if (blocking) {
-        serialise(s, ORDO_OP_PUT, rank, flags);
+        serialise(s, type, rank, flags);
         order_point(s, flags);
-        struct ordo_request tmp = {.src = src};
-        describe(&tmp, ORDO_OP_PUT, flags, rank, region, offset, len);
+        struct ordo_request tmp = {.src = buf, .dst = buf};
+        describe(&tmp, type, flags, rank, region, offset, len);
         return tl_start(&tmp, NULL);
     }
     struct ordo_request *op = ordo_op_alloc(s);
     if (op == NULL)
         return ORDO_ERR_NO_MEMORY;
-    describe(op, ORDO_OP_PUT, flags, rank, region, offset, len);
-    op->src = src;
-    if (s->pending_head && blocked(s, ORDO_OP_PUT, rank, flags, s->fence_seq, NULL))
+    describe(op, type, flags, rank, region, offset, len);
+    op->src = buf;
+    op->dst = buf;
+    if (s->pending_head && blocked(s, type, rank, flags, s->fence_seq, NULL))
         return defer(s, op, req_p);
     return issue_now(s, op, req_p);
 }
@@ -296,7 +299,8 @@ static inline ordo_status_t put_common(ordo_stream_h stream, const void *src, si
             *req_p = NULL;
         return ORDO_OK;
     }
-    return put_slow(s, src, len, region, rank, offset, flags, req_p, blocking);
+    return transfer_slow(s, ORDO_OP_PUT, (void *)src, len, region, rank, offset, flags, req_p,
+                         blocking);
 }
 
 ORDO_API ordo_status_t ordo_put(ordo_stream_h stream, const void *src, size_t len,
@@ -310,27 +314,6 @@ ORDO_API ordo_status_t ordo_put_nb(ordo_stream_h stream, const void *src, size_t
                                    unsigned flags, ordo_request_h *req_p)
 {
     return put_common(stream, src, len, region, rank, offset, flags, req_p, 0);
-}
-
-static ordo_status_t get_slow(struct ordo_stream *s, void *dst, size_t len,
-                              ordo_region_h region, int rank, size_t offset, unsigned flags,
-                              ordo_request_h *req_p, int blocking)
-{
-    if (blocking) {
-        serialise(s, ORDO_OP_GET, rank, flags);
-        order_point(s, flags);
-        struct ordo_request tmp = {.dst = dst};
-        describe(&tmp, ORDO_OP_GET, flags, rank, region, offset, len);
-        return tl_start(&tmp, NULL);
-    }
-    struct ordo_request *op = ordo_op_alloc(s);
-    if (op == NULL)
-        return ORDO_ERR_NO_MEMORY;
-    describe(op, ORDO_OP_GET, flags, rank, region, offset, len);
-    op->dst = dst;
-    if (s->pending_head && blocked(s, ORDO_OP_GET, rank, flags, s->fence_seq, NULL))
-        return defer(s, op, req_p);
-    return issue_now(s, op, req_p);
 }
 
 static inline ordo_status_t get_common(ordo_stream_h stream, void *dst, size_t len,
@@ -352,7 +335,7 @@ static inline ordo_status_t get_common(ordo_stream_h stream, void *dst, size_t l
             *req_p = NULL;
         return ORDO_OK;
     }
-    return get_slow(s, dst, len, region, rank, offset, flags, req_p, blocking);
+    return transfer_slow(s, ORDO_OP_GET, dst, len, region, rank, offset, flags, req_p, blocking);
 }
 
 ORDO_API ordo_status_t ordo_get(ordo_stream_h stream, void *dst, size_t len,
