@@ -163,3 +163,10 @@ def test_ordo_info_lists_settings(bindir):
     assert "shm" in r.stdout and "self" in r.stdout
     assert "ORDO_PIO_MAX" in r.stdout and "8192" in r.stdout and "(environment)" in r.stdout
     assert "ORDO_ENGINES" in r.stdout and "(default)" in r.stdout
+
+
+def test_unreachable_rank_is_a_clear_error(bindir):
+    env = dict(os.environ, ORDO_TL="self")
+    r = run(bindir, "-n", "2", probe(bindir), "ok", env=env)
+    assert r.returncode != 0
+    assert 'no transport in ORDO_TL="self" reaches rank 1' in r.stderr
