@@ -234,7 +234,7 @@ static void serialise(struct ordo_stream *s, unsigned type, int rank, unsigned f
 /* ------------------------------------------------------------------ put/get */
 
 /* Nothing to move and nothing to order: complete at once. */
-static ordo_status_t ordo_empty_transfer(ordo_request_h *req_p)
+static ordo_status_t empty_transfer(ordo_request_h *req_p)
 {
     if (req_p)
         *req_p = NULL;
@@ -287,7 +287,7 @@ static inline ordo_status_t put_common(ordo_stream_h stream, const void *src, si
     s->stats.puts++;
     s->stats.bytes_put += len;
     if (ORDO_UNLIKELY(len == 0))
-        return ordo_empty_transfer(req_p);
+        return empty_transfer(req_p);
     void *ptr = rkey->ptr;
     /* fast path: nothing pending, target mapped, small */
     if (ORDO_LIKELY(s->pending_head == NULL && ptr != NULL && len <= ordo_ctx->pio_max)) {
@@ -324,7 +324,7 @@ static inline ordo_status_t get_common(ordo_stream_h stream, void *dst, size_t l
     s->stats.gets++;
     s->stats.bytes_got += len;
     if (ORDO_UNLIKELY(len == 0))
-        return ordo_empty_transfer(req_p);
+        return empty_transfer(req_p);
     const void *ptr = rkey->ptr;
     if (ORDO_LIKELY(s->pending_head == NULL && ptr != NULL && len <= ordo_ctx->pio_max)) {
         order_point(s, flags);

@@ -170,3 +170,12 @@ def test_unreachable_rank_is_a_clear_error(bindir):
     r = run(bindir, "-n", "2", probe(bindir), "ok", env=env)
     assert r.returncode != 0
     assert 'no transport in ORDO_TL="self" reaches rank 1' in r.stderr
+
+
+def test_settings_reference_is_current(bindir):
+    """docs/settings.md is generated from the settings table; keep them equal."""
+    r = subprocess.run([str(bindir / "ordo-info"), "--markdown"], capture_output=True, text=True)
+    doc = Path(__file__).resolve().parents[2] / "docs" / "settings.md"
+    assert r.returncode == 0
+    hint = "regenerate: build/bin/ordo-info --markdown > docs/settings.md"
+    assert r.stdout == doc.read_text(), hint

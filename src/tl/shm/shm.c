@@ -63,7 +63,6 @@ typedef struct shm_iface {
     ordo_tl_iface_t    super;
     ordo_boot_t       *boot;
     int                rank, size;
-    pid_t             *pids;
     size_t             pio_max, chunk;
     ordo_engine_pool_t engines;
     struct shm_job    *inflight_head, *inflight_tail;  /* submitted by this process */
@@ -138,7 +137,6 @@ static void shm_iface_close(ordo_tl_iface_t *iface)
         s->job_free = j->next;
         free(j);
     }
-    free(s->pids);
     free(s);
 }
 
