@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -66,6 +67,7 @@ static struct {
     pending_t   *pending;
     int          barrier_count;
     int          dead_count;    /* ranks that died abnormally (notify mode) */
+    unsigned char *health;      /* shared with the ranks: 1 = died */
     int          job_status;    /* first non-zero rank status */
     int          ending;        /* the job is being torn down */
     int64_t      kill_deadline; /* ms, when SIGKILL follows SIGTERM; 0 = none */
@@ -388,6 +390,8 @@ static void reap(int rank)
     if (job.ending)
         return;   /* a consequence of the teardown, not news */
     die_msg("rank %d (pid %d) %s", rank, (int)rp->pid, how);
+    if (job.health)
+        __atomic_store_n(&job.health[rank], 1, __ATOMIC_RELEASE);
     if (job.notify) {
         job.dead_count++;
         fail_waiters(ORDO_ERR_PEER_DEAD);
@@ -528,6 +532,17 @@ int main(int argc, char **argv)
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC);
     if (sfd < 0) {
         die_msg("signalfd: %s", strerror(errno));
+        return 1;
+    }
+
+    /* The health page: ranks map it read-only and learn of a dead peer
+     * without asking us. */
+    int hfd = memfd_create("ordo-health", MFD_CLOEXEC);
+    if (hfd < 0 || ftruncate(hfd, job.n) < 0 ||
+        (job.health = mmap(NULL, (size_t)job.n, PROT_READ | PROT_WRITE, MAP_SHARED, hfd, 0)) ==
+            MAP_FAILED ||
+        kv_store(ORDO_BOOT_HEALTH_KEY, NULL, 0, hfd)) {
+        die_msg("cannot create the job's health page: %s", strerror(errno));
         return 1;
     }
 

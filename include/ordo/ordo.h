@@ -214,19 +214,140 @@ ORDO_API ordo_status_t ordo_quiet(ordo_stream_h stream);
 /* Complete the stream's operations to one rank. */
 ORDO_API ordo_status_t ordo_flush(ordo_stream_h stream, int rank);
 
+/* ------------------------------------------------------- two-sided: setup */
+
+/* A matching context (like an MPI communicator over all ranks): a message
+ * is received only by a receive posted on the context it was sent on, so a
+ * library can keep its traffic apart from the application's. */
+typedef struct ordo_comm *ordo_comm_h;
+
+/* The context every process has after ordo_init (ordered matching). */
+#define ORDO_COMM_WORLD ((ordo_comm_h)0)
+
+#define ORDO_ANY_SOURCE (-1)      /* receive / probe: from any rank */
+#define ORDO_ANY_TAG    (-1)      /* receive / probe: any tag */
+#define ORDO_TAG_MAX    0x7fffffff /* tags are 0 .. ORDO_TAG_MAX */
+
+/* Matching order of a context:
+ *  ORDERED     MPI's non-overtaking rule: of two messages from one sender
+ *              that both match a receive, the one sent first is received
+ *              first; receives match in the order they were posted.  Kept
+ *              with per-sender sequence numbers, whatever order the
+ *              transport delivers in.
+ *  OVERTAKING  MPI-4 mpi_assert_allow_overtaking: messages match in the
+ *              order they arrive; the completion's seq tells the send order.
+ * Matching order never orders data: the payloads of matched messages move
+ * in any order and in parallel. */
+typedef enum ordo_match {
+    ORDO_MATCH_ORDERED    = 0,
+    ORDO_MATCH_OVERTAKING = 1
+} ordo_match_t;
+
+enum {
+    ORDO_COMM_FIELD_MATCH = 1u << 0
+};
+
+typedef struct ordo_comm_params {
+    uint64_t     field_mask;  /* ORDO_COMM_FIELD_* bits of the fields set */
+    ordo_match_t match;       /* default: ORDO_MATCH_ORDERED */
+} ordo_comm_params_t;
+
+/* Collective over all ranks, called in the same order everywhere with the
+ * same parameters (like MPI_Comm_dup). */
+ORDO_API ordo_status_t ordo_comm_create(const ordo_comm_params_t *params, ordo_comm_h *comm_p);
+/* Collective.  ORDO_ERR_BUSY (and nothing is freed) while receives are
+ * posted on the context at this rank; messages that arrived and were never
+ * received are discarded, with a warning. */
+ORDO_API ordo_status_t ordo_comm_destroy(ordo_comm_h comm);
+
+/* What a completed request reports.  For receives and probes source, tag,
+ * seq and the lengths describe the message; for sends and one-sided
+ * operations source and tag are -1. */
+typedef struct ordo_completion {
+    int           source;      /* sending rank */
+    int           tag;
+    size_t        length;      /* bytes delivered into the receive buffer */
+    size_t        msg_length;  /* bytes the sender sent (> length: truncated) */
+    uint64_t      seq;         /* the message's number among the sender's sends to
+                                  this rank on this context, from 0 */
+    ordo_status_t error;       /* the operation's status (ORDO_ERR_TRUNCATED, ...) */
+    int           cancelled;   /* the receive was cancelled before it matched */
+} ordo_completion_t;
+
+/* ------------------------------------------------------- two-sided: data */
+
+/* Blocking send of len bytes (0 allowed) to rank dest with tag: returns
+ * when buf may be reused.  Messages up to ORDO_SHORT_MAX and
+ * ORDO_EAGER_MAX complete when copied out; larger ones when the receiver
+ * took the data (rendezvous), so a blocking send of a large message waits
+ * for its receive, as MPI_Send may. */
+ORDO_API ordo_status_t ordo_send(ordo_comm_h comm, const void *buf, size_t len, int dest,
+                                 int tag);
+/* Non-blocking send: ORDO_OK when complete at once (*req_p = NULL), else
+ * ORDO_INPROGRESS with a request; buf must stay untouched until it
+ * completes.  req_p is required. */
+ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t len, int dest,
+                                    int tag, ordo_request_h *req_p);
+
+/* Blocking receive into buf of cap bytes from source (or ORDO_ANY_SOURCE)
+ * with tag (or ORDO_ANY_TAG).  A longer message fills buf and returns
+ * ORDO_ERR_TRUNCATED; the rest is dropped and nothing past buf is written.
+ * info_p may be NULL. */
+ORDO_API ordo_status_t ordo_recv(ordo_comm_h comm, void *buf, size_t cap, int source, int tag,
+                                 ordo_completion_t *info_p);
+/* Non-blocking receive; completes through the request (req_p required). */
+ORDO_API ordo_status_t ordo_recv_nb(ordo_comm_h comm, void *buf, size_t cap, int source,
+                                    int tag, ordo_request_h *req_p);
+
+/* Wait until a message matching (source, tag) can be received and describe
+ * it in *info_p without receiving it. */
+ORDO_API ordo_status_t ordo_probe(ordo_comm_h comm, int source, int tag,
+                                  ordo_completion_t *info_p);
+/* Non-blocking probe: *flag_p = 1 and *info_p filled when such a message
+ * is there, else *flag_p = 0.  info_p may be NULL. */
+ORDO_API ordo_status_t ordo_probe_nb(ordo_comm_h comm, int source, int tag, int *flag_p,
+                                     ordo_completion_t *info_p);
+
+/* Cancel a posted receive that has not matched yet: it then completes with
+ * info.cancelled = 1 and status ORDO_OK.  A receive that already matched
+ * completes normally (cancelled = 0).  The request must still be waited
+ * for.  Sends and one-sided operations cannot be cancelled
+ * (ORDO_ERR_UNSUPPORTED). */
+ORDO_API ordo_status_t ordo_request_cancel(ordo_request_h req);
+
 /* --------------------------------------------------------------- requests */
 
+/* Requests of every kind (one-sided, send, receive) are completed by the
+ * calls below.  Where a completion info pointer is taken it may be NULL. */
+
 /* Test a request without blocking.  *done_p is 1 when it completed; then the
- * request is released, *req is set to NULL and the operation's status is
- * returned.  Otherwise ORDO_OK with *done_p = 0.  A NULL *req is complete. */
-ORDO_API ordo_status_t ordo_request_test(ordo_request_h *req, int *done_p);
+ * request is released, *req is set to NULL, *info_p is filled and the
+ * operation's status is returned.  Otherwise ORDO_OK with *done_p = 0.  A
+ * NULL *req is complete. */
+ORDO_API ordo_status_t ordo_request_test(ordo_request_h *req, int *done_p,
+                                         ordo_completion_t *info_p);
 
 /* Wait for a request, release it, set *req to NULL; returns its status. */
-ORDO_API ordo_status_t ordo_request_wait(ordo_request_h *req);
+ORDO_API ordo_status_t ordo_request_wait(ordo_request_h *req, ordo_completion_t *info_p);
 
 /* Wait for all n requests (NULL entries are complete); every entry is set to
- * NULL.  Returns ORDO_OK or the first error among them. */
-ORDO_API ordo_status_t ordo_request_waitall(size_t n, ordo_request_h *reqs);
+ * NULL.  infos, when not NULL, has n entries.  Returns ORDO_OK or the first
+ * error among them. */
+ORDO_API ordo_status_t ordo_request_waitall(size_t n, ordo_request_h *reqs,
+                                            ordo_completion_t *infos);
+
+/* Wait until one of n requests completes; release it, set its entry to
+ * NULL and *index_p to its index.  When every entry is NULL, *index_p is
+ * ORDO_INDEX_NONE at once.  Returns that request's status. */
+#define ORDO_INDEX_NONE ((size_t)-1)
+ORDO_API ordo_status_t ordo_request_waitany(size_t n, ordo_request_h *reqs, size_t *index_p,
+                                            ordo_completion_t *info_p);
+
+/* Complete whichever of n requests are done, without blocking: their
+ * indices go to indices[0 .. *count_p) (and their infos to infos[], when
+ * not NULL, in the same order).  Returns ORDO_OK or the first error. */
+ORDO_API ordo_status_t ordo_request_testsome(size_t n, ordo_request_h *reqs, size_t *count_p,
+                                             size_t *indices, ordo_completion_t *infos);
 
 /* Drive communication (engine completions, deferred operations). */
 ORDO_API ordo_status_t ordo_progress(void);
@@ -245,6 +366,14 @@ typedef struct ordo_stats {
     uint64_t fences_inserted;           /* memory fences issued to keep order */
     uint64_t fence_calls, quiet_calls, flush_calls;
     uint64_t attach_hits, attach_misses, attach_evictions;  /* peer mapping cache */
+    /* two-sided */
+    uint64_t sends, recvs;              /* messages sent, receives completed */
+    uint64_t bytes_sent, bytes_received;
+    uint64_t msgs_short, msgs_eager, msgs_rget, msgs_rput, msgs_pipelined;  /* by protocol */
+    uint64_t msgs_unexpected;           /* arrived before their receive was posted */
+    uint64_t msgs_early;                /* arrived ahead of sequence, held to keep order */
+    uint64_t credit_stalls;             /* sends held back by flow control */
+    uint64_t deliveries_reordered;      /* shuffled by the ORDO_TL_REORDER test mode */
 } ordo_stats_t;
 
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p);

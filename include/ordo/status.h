@@ -28,7 +28,8 @@ typedef enum ordo_status {
     ORDO_ERR_BUSY            = -13, /* resource still in use (e.g. region with pending ops) */
     ORDO_ERR_ALREADY         = -14, /* already initialized */
     ORDO_ERR_PERMISSION      = -15, /* the kernel refused access to a peer */
-    ORDO_ERR_TIMED_OUT       = -16
+    ORDO_ERR_TIMED_OUT       = -16,
+    ORDO_ERR_TRUNCATED       = -17  /* a message longer than the receive buffer */
 } ordo_status_t;
 
 /* A constant, human-readable string for a status; never NULL. */

@@ -16,6 +16,8 @@ ordo_config_t ordo_config;
 static const char *const order_names[] = {"strict", "default", "relaxed", NULL};
 static const char *const single_copy_names[] = {"auto", "off", NULL};
 static const char *const engine_bind_names[] = {"any", "rank", NULL};
+static const char *const protocol_names[] = {"auto", "short", "eager", "rget", "rput", NULL};
+static const char *const rndv_names[] = {"get", "put", NULL};
 static const char *const log_names[] = {"error", "warn", "info", "debug", NULL};
 
 #define FIELD(f) offsetof(ordo_config_t, f)
@@ -24,36 +26,65 @@ static const ordo_setting_t settings[] = {
     {"ORDO_ORDER", ORDO_SETTING_ENUM, "default",
      "Ordering mode of the default stream and of streams created without one: "
      "strict (issue order, gets see earlier puts), default (puts/atomics in order, "
-     "gets may pass), relaxed (only fence orders)", order_names, FIELD(order), 0},
+     "gets may pass), relaxed (only fence orders)", order_names, FIELD(order), 0, 0},
     {"ORDO_PIO_MAX", ORDO_SETTING_SIZE, "4K",
      "Largest transfer the initiating CPU copies itself (PIO); larger ones go to "
-     "the offload engines", NULL, FIELD(pio_max), 0},
+     "the offload engines", NULL, FIELD(pio_max), 0, 0},
     {"ORDO_ENGINES", ORDO_SETTING_INT, "2",
      "Offload engines (copy threads) per process, i.e. engine transfers in flight "
-     "at once; 0 makes the initiator copy everything itself", NULL, FIELD(engines), 0},
+     "at once; 0 makes the initiator copy everything itself", NULL, FIELD(engines), 0, 0},
     {"ORDO_ENGINE_CHUNK", ORDO_SETTING_SIZE, "256K",
      "Unit of engine work: a large transfer is split into chunks that engines "
-     "(and a waiting initiator) copy in parallel", NULL, FIELD(engine_chunk), 0},
+     "(and a waiting initiator) copy in parallel", NULL, FIELD(engine_chunk), 0, 0},
     {"ORDO_ENGINE_BIND", ORDO_SETTING_ENUM, "any",
      "Where engine threads run: any (every core of the machine, like an offload "
      "device beside the CPU) or rank (the cores the rank is bound to)",
-     engine_bind_names, FIELD(engine_bind), 0},
+     engine_bind_names, FIELD(engine_bind), 0, 0},
     {"ORDO_TL", ORDO_SETTING_STRING, "self,shm",
      "Transports to use, comma-separated, in preference order (self: own rank; "
-     "shm: ranks on this node)", NULL, FIELD(tl), sizeof(ordo_config.tl)},
+     "shm: ranks on this node)", NULL, FIELD(tl), sizeof(ordo_config.tl), 0},
     {"ORDO_ATTACH_CACHE_MAX", ORDO_SETTING_INT, "1024",
      "Peer region mappings kept attached at once; least recently used ones are "
-     "unmapped beyond it", NULL, FIELD(attach_cache_max), 0},
+     "unmapped beyond it", NULL, FIELD(attach_cache_max), 0, 0},
     {"ORDO_SINGLE_COPY", ORDO_SETTING_ENUM, "auto",
      "Reach regions created over user memory by process_vm_readv/writev (auto: "
      "where the kernel allows it per peer; off: always move the pages into shared "
-     "memory instead)", single_copy_names, FIELD(single_copy), 0},
+     "memory instead)", single_copy_names, FIELD(single_copy), 0, 0},
     {"ORDO_LOG_LEVEL", ORDO_SETTING_ENUM, "warn",
      "Messages printed to stderr: error, warn, info, debug", log_names,
-     FIELD(log_level), 0},
+     FIELD(log_level), 0, 0},
     {"ORDO_BOOT_TIMEOUT", ORDO_SETTING_INT, "300",
      "Seconds a rank waits for the launcher or its peers before giving up with an "
-     "error", NULL, FIELD(boot_timeout), 0},
+     "error", NULL, FIELD(boot_timeout), 0, 0},
+    {"ORDO_SHORT_MAX", ORDO_SETTING_SIZE, "auto",
+     "Two-sided: largest payload sent inline in the receiver's queue (short protocol); "
+     "auto: 8K below 16 ranks, 1K below 64, 512 below 256, else 256", NULL,
+     FIELD(short_max), 0, 1},
+    {"ORDO_EAGER_MAX", ORDO_SETTING_SIZE, "auto",
+     "Two-sided: largest payload copied through a bounce buffer (eager protocol); larger "
+     "messages use rendezvous; auto: 32K below 16 ranks, 16K below 64, 8K below 256, else 4K",
+     NULL, FIELD(eager_max), 0, 1},
+    {"ORDO_EAGER_BUFFERS", ORDO_SETTING_INT, "auto",
+     "Two-sided: bounce buffers per sender-receiver pair; auto: 8 below 16 ranks, 4 below "
+     "256, else 2", NULL, FIELD(eager_buffers), 0, 1},
+    {"ORDO_P2P_CREDITS", ORDO_SETTING_INT, "auto",
+     "Two-sided flow control: messages a sender may have unmatched at one receiver before it "
+     "is held back; bounds the receiver's unexpected-message memory; auto: 256 below 16 "
+     "ranks, 128 below 64, 64 below 256, else 32", NULL, FIELD(p2p_credits), 0, 1},
+    {"ORDO_P2P_PROTOCOL", ORDO_SETTING_ENUM, "auto",
+     "Two-sided protocol for every message: auto (by size), or force short, eager, rget or "
+     "rput; a message too large for a forced short or eager goes by the next protocol up",
+     protocol_names, FIELD(p2p_protocol), 0, 0},
+    {"ORDO_RNDV", ORDO_SETTING_ENUM, "get",
+     "Two-sided rendezvous used above the eager limit: get (the receiver pulls) or put "
+     "(the receiver answers with its buffer and the sender pushes)", rndv_names,
+     FIELD(rndv), 0, 0},
+    {"ORDO_TL_REORDER", ORDO_SETTING_INT, "0",
+     "Test mode: transports hand arrived messages up in shuffled batches of this many "
+     "(0: off; at most 1024)", NULL, FIELD(tl_reorder), 0, 0},
+    {"ORDO_TL_REORDER_SEED", ORDO_SETTING_INT, "1",
+     "Seed of the reordering test mode (runs with one seed are reproducible)", NULL,
+     FIELD(tl_reorder_seed), 0, 0},
 };
 
 static ordo_setting_source_t sources[ORDO_ARRAY_SIZE(settings)];
@@ -88,6 +119,13 @@ ordo_status_t ordo_parse_size(const char *text, size_t *bytes_p)
 static ordo_status_t parse_one(const ordo_setting_t *s, const char *text, ordo_config_t *cfg)
 {
     void *field = (char *)cfg + s->offset;
+    if (s->auto_ok && strcasecmp(text, "auto") == 0) {
+        if (s->type == ORDO_SETTING_SIZE)
+            *(size_t *)field = 0;
+        else
+            *(int *)field = 0;
+        return ORDO_OK;
+    }
     switch (s->type) {
     case ORDO_SETTING_INT: {
         char *end;
@@ -120,8 +158,12 @@ static ordo_status_t parse_one(const ordo_setting_t *s, const char *text, ordo_c
 static void describe_accepted(const ordo_setting_t *s, char *buf, size_t len)
 {
     switch (s->type) {
-    case ORDO_SETTING_INT:    snprintf(buf, len, "a whole number >= 0"); return;
-    case ORDO_SETTING_SIZE:   snprintf(buf, len, "a size such as 4096, 4K, 1M"); return;
+    case ORDO_SETTING_INT:
+        snprintf(buf, len, "a whole number >= 0%s", s->auto_ok ? " or auto" : "");
+        return;
+    case ORDO_SETTING_SIZE:
+        snprintf(buf, len, "a size such as 4096, 4K, 1M%s", s->auto_ok ? ", or auto" : "");
+        return;
     case ORDO_SETTING_STRING: snprintf(buf, len, "text shorter than %zu bytes", s->maxlen); return;
     case ORDO_SETTING_ENUM: {
         size_t off = 0;
@@ -163,6 +205,18 @@ ordo_status_t ordo_config_load(void)
         ordo_error("ORDO_ATTACH_CACHE_MAX must be at least 1");
         return ORDO_ERR_INVALID_PARAM;
     }
+    if (cfg.tl_reorder > 1024) {
+        ordo_error("ORDO_TL_REORDER=%d is too large: at most 1024", cfg.tl_reorder);
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    if (cfg.eager_max > (1u << 30) || cfg.short_max > (1u << 20)) {
+        ordo_error("ORDO_EAGER_MAX is at most 1G and ORDO_SHORT_MAX at most 1M");
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    if ((cfg.eager_buffers > 65535)) {
+        ordo_error("ORDO_EAGER_BUFFERS=%d is too large: at most 65535", cfg.eager_buffers);
+        return ORDO_ERR_INVALID_PARAM;
+    }
     ordo_config = cfg;
     memcpy(sources, src, sizeof(src));
     ordo_log_threshold = cfg.log_level;
@@ -173,6 +227,11 @@ void ordo_config_value_string(size_t i, char *buf, size_t len)
 {
     const ordo_setting_t *s = &settings[i];
     const void *field = (const char *)&ordo_config + s->offset;
+    if (s->auto_ok && ((s->type == ORDO_SETTING_SIZE && *(const size_t *)field == 0) ||
+                       (s->type == ORDO_SETTING_INT && *(const int *)field == 0))) {
+        snprintf(buf, len, "auto");
+        return;
+    }
     switch (s->type) {
     case ORDO_SETTING_INT:    snprintf(buf, len, "%d", *(const int *)field); break;
     case ORDO_SETTING_SIZE:   snprintf(buf, len, "%zu", *(const size_t *)field); break;

@@ -21,6 +21,9 @@ typedef enum ordo_setting_source {
 
 enum { ORDO_SINGLE_COPY_AUTO = 0, ORDO_SINGLE_COPY_OFF = 1 };
 enum { ORDO_ENGINE_BIND_ANY = 0, ORDO_ENGINE_BIND_RANK = 1 };
+enum { ORDO_PROTO_AUTO = 0, ORDO_PROTO_SHORT, ORDO_PROTO_EAGER, ORDO_PROTO_RGET,
+       ORDO_PROTO_RPUT };
+enum { ORDO_RNDV_GET = 0, ORDO_RNDV_PUT = 1 };
 
 typedef struct ordo_config {
     int    order;              /* ordo_order_t of the default stream and new streams */
@@ -33,6 +36,14 @@ typedef struct ordo_config {
     int    single_copy;        /* ORDO_SINGLE_COPY_* */
     int    log_level;          /* ordo_log_level_t */
     int    boot_timeout;       /* seconds to wait for the launcher */
+    size_t short_max;          /* two-sided: inline payload limit; 0 = by job size */
+    size_t eager_max;          /* two-sided: bounce-buffer payload limit; 0 = by job size */
+    int    eager_buffers;      /* bounce buffers per pair; 0 = by job size */
+    int    p2p_credits;        /* unmatched messages per sender at a receiver; 0 = by job size */
+    int    p2p_protocol;       /* ORDO_PROTO_* forced for every message, or AUTO */
+    int    rndv;               /* ORDO_RNDV_*: rendezvous used above the eager limit */
+    int    tl_reorder;         /* test mode: shuffle deliveries in windows of this many */
+    int    tl_reorder_seed;
 } ordo_config_t;
 
 extern ordo_config_t ordo_config;
@@ -45,6 +56,7 @@ typedef struct ordo_setting {
     const char *const   *choices;  /* ENUM: NULL-terminated names */
     size_t               offset;   /* field in ordo_config_t */
     size_t               maxlen;   /* STRING: buffer size */
+    int                  auto_ok;  /* INT/SIZE: "auto" is accepted and stored as 0 */
 } ordo_setting_t;
 
 /* Reset to defaults, then read the environment.  A malformed value is an

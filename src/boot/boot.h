@@ -30,7 +30,17 @@ struct ordo_boot {
     int rank;
     int size;
     char binding[64];   /* what the launcher bound us to, for reports */
+    /* One byte per rank, non-zero once the launcher saw that rank die;
+     * NULL where the back end cannot tell.  Read with plain loads, so
+     * waits may check it as often as they like. */
+    const volatile unsigned char *health;
 };
+
+/* Whether rank is known to have died. */
+static inline int ordo_boot_rank_dead(const ordo_boot_t *b, int rank)
+{
+    return b->health != NULL && b->health[rank] != 0;
+}
 
 /* Pick the back end from the environment and connect. */
 ordo_status_t ordo_boot_open(int timeout_s, ordo_boot_t **boot_p);

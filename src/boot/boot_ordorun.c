@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -155,6 +156,8 @@ static void or_fini(ordo_boot_t *base, int clean)
     if (clean)
         call(base, ORDO_BOOT_FINALIZE, NULL, NULL, 0, -1, NULL, 0, NULL, NULL);
     close(b->fd);
+    if (b->super.health)
+        munmap((void *)b->super.health, (size_t)b->super.size);
     free(b->buf);
     free(b);
 }
@@ -202,6 +205,15 @@ ordo_status_t ordo_boot_ordorun_open(int fd, int rank, int size, int timeout_s,
         free(b);
         return st;
     }
+    int hfd;
+    if (or_fd_get(&b->super, ORDO_BOOT_HEALTH_KEY, &hfd) == ORDO_OK) {
+        void *page = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, hfd, 0);
+        close(hfd);
+        if (page != MAP_FAILED)
+            b->super.health = page;
+    }
+    if (b->super.health == NULL)
+        ordo_warn("no health page from the launcher: a dead peer is noticed only by timeouts");
     *boot_p = &b->super;
     return ORDO_OK;
 }

@@ -13,6 +13,9 @@
 #include <sys/uio.h>
 
 #define ORDO_BOOT_KEY_MAX   256
+/* Descriptor key of the job's health page: one byte per rank, set non-zero
+ * by the launcher when that rank died abnormally. */
+#define ORDO_BOOT_HEALTH_KEY "ordo.health"
 #define ORDO_BOOT_VALUE_MAX 65536
 #define ORDO_BOOT_MSG_MAX   (sizeof(ordo_boot_msg_t) + ORDO_BOOT_KEY_MAX + ORDO_BOOT_VALUE_MAX)
 

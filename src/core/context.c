@@ -103,12 +103,23 @@ ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params)
     st = ordo_stream_new((ordo_order_t)ordo_config.order, &ctx->default_stream);
     if (st != ORDO_OK)
         goto err_ctx;
+    size_t nlayers = 0;
+    for (; nlayers < ordo_layer_count; nlayers++) {
+        const ordo_layer_t *l = ordo_layers[nlayers];
+        if (l->init && (st = l->init()) != ORDO_OK) {
+            ordo_error("could not start the %s layer: %s", l->name, ordo_status_string(st));
+            goto err_layers;
+        }
+    }
     st = ctx->boot->ops->barrier(ctx->boot);
     if (st != ORDO_OK)
-        goto err_stream;
+        goto err_layers;
     return ORDO_OK;
 
-err_stream:
+err_layers:
+    while (nlayers-- > 0)
+        if (ordo_layers[nlayers]->fini)
+            ordo_layers[nlayers]->fini();
     ordo_stream_delete(ctx->default_stream);
 err_ctx:
     ordo_ctx = NULL;
@@ -126,16 +137,22 @@ ORDO_API ordo_status_t ordo_finalize(void)
     ordo_context_t *ctx = ordo_ctx;
     ctx->in_finalize = 1;
     ordo_status_t st = ORDO_OK, s2;
-    for (struct ordo_stream *s = ctx->streams; s; s = s->next) {
-        s2 = ordo_rma_drain(s, -1);
-        if (st == ORDO_OK)
-            st = s2;
+    for (size_t i = 0; i < ordo_layer_count; i++) {
+        if (ordo_layers[i]->quiesce) {
+            s2 = ordo_layers[i]->quiesce();
+            if (st == ORDO_OK)
+                st = s2;
+        }
     }
-    /* Peers may still be reading our regions until they finish too. */
+    /* Peers may still be reading our regions (or messages) until they
+     * finish too. */
     s2 = ctx->boot->ops->barrier(ctx->boot);
     if (st == ORDO_OK)
         st = s2;
     ordo_region_destroy_all();
+    for (size_t i = ordo_layer_count; i-- > 0;)
+        if (ordo_layers[i]->fini)
+            ordo_layers[i]->fini();
     while (ctx->streams)
         ordo_stream_delete(ctx->streams);
     close_transports(ctx);
@@ -169,10 +186,23 @@ unsigned ordo_progress_once(void)
     unsigned n = 0;
     for (int i = 0; i < ordo_ctx->n_ifaces; i++)
         n += ordo_ctx->ifaces[i]->ops->progress(ordo_ctx->ifaces[i]);
-    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next)
-        if (s->ndeferred)
-            n += ordo_rma_schedule(s);
+    for (size_t i = 0; i < ordo_layer_count; i++)
+        if (ordo_layers[i]->progress)
+            n += ordo_layers[i]->progress();
     return n;
+}
+
+ordo_status_t ordo_layers_stream_drain(struct ordo_stream *s, int rank)
+{
+    ordo_status_t st = ORDO_OK;
+    for (size_t i = 0; i < ordo_layer_count; i++) {
+        if (ordo_layers[i]->stream_drain) {
+            ordo_status_t s2 = ordo_layers[i]->stream_drain(s, rank);
+            if (st == ORDO_OK)
+                st = s2;
+        }
+    }
+    return st;
 }
 
 ORDO_API ordo_status_t ordo_progress(void)
@@ -206,7 +236,11 @@ ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p)
         sum.attach_hits += f->attach_hits;
         sum.attach_misses += f->attach_misses;
         sum.attach_evictions += f->attach_evictions;
+        sum.deliveries_reordered += f->am_reordered;
     }
+    for (size_t i = 0; i < ordo_layer_count; i++)
+        if (ordo_layers[i]->stats)
+            ordo_layers[i]->stats(&sum);
     *stats_p = sum;
     return ORDO_OK;
 }
@@ -228,6 +262,9 @@ ORDO_API ordo_status_t ordo_stats_print(FILE *out)
     P(ops_deferred); P(ops_serialised); P(fences_inserted);
     P(fence_calls); P(quiet_calls); P(flush_calls);
     P(attach_hits); P(attach_misses); P(attach_evictions);
+    P(sends); P(recvs); P(bytes_sent); P(bytes_received);
+    P(msgs_short); P(msgs_eager); P(msgs_rget); P(msgs_rput); P(msgs_pipelined);
+    P(msgs_unexpected); P(msgs_early); P(credit_stalls); P(deliveries_reordered);
 #undef P
     return ORDO_OK;
 }

@@ -17,7 +17,7 @@
 #define ORDO_MAGIC_REQUEST  0x52455155u  /* "REQU" */
 #define ORDO_MAGIC_DEAD     0xdeadd00du
 
-typedef enum ordo_op_type { ORDO_OP_PUT, ORDO_OP_GET, ORDO_OP_ATOMIC } ordo_op_type_t;
+typedef enum ordo_op_type { ORDO_OP_PUT, ORDO_OP_GET, ORDO_OP_ATOMIC, ORDO_OP_P2P } ordo_op_type_t;
 typedef enum ordo_op_state { ORDO_OP_DEFERRED, ORDO_OP_INFLIGHT, ORDO_OP_DONE } ordo_op_state_t;
 
 typedef enum ordo_region_kind {
@@ -40,8 +40,9 @@ struct ordo_region {
     struct ordo_region *next;
 };
 
-/* A one-sided operation that did not complete at once; the request handle
- * given to the program points here. */
+/* An operation that did not complete at once; the request handle given to
+ * the program points here.  One-sided operations use it as it is; other
+ * layers embed it first in their own record and set release (and cancel). */
 struct ordo_request {
     ordo_tl_comp_t       comp;       /* transport completion */
     uint32_t             magic;
@@ -63,7 +64,28 @@ struct ordo_request {
     void                *bounce;     /* a copy of a deferred small put's data */
     struct ordo_stream  *stream;
     struct ordo_request *prev, *next;   /* stream's pending list, or free list */
+    ordo_completion_t    info;       /* reported by test / wait */
+    void               (*release)(struct ordo_request *op);        /* NULL: one-sided */
+    ordo_status_t      (*cancel)(struct ordo_request *op);         /* NULL: cannot */
 };
+
+/* A layer above the transports (one-sided, two-sided) plugs into the core
+ * through this table; src/layers.c lists them.  Any hook may be NULL. */
+typedef struct ordo_layer {
+    const char    *name;
+    ordo_status_t (*init)(void);                  /* after the transports opened */
+    unsigned      (*progress)(void);              /* one pass; returns events */
+    ordo_status_t (*stream_drain)(struct ordo_stream *s, int rank);  /* rank -1: all */
+    ordo_status_t (*quiesce)(void);               /* finalize: before the last barrier */
+    void          (*fini)(void);
+    void          (*stats)(ordo_stats_t *sum);    /* add the layer's counters */
+} ordo_layer_t;
+
+extern const ordo_layer_t *const ordo_layers[];
+extern const size_t ordo_layer_count;
+
+/* Complete a stream's operations in every layer (rank -1: to every rank). */
+ordo_status_t ordo_layers_stream_drain(struct ordo_stream *s, int rank);
 
 struct ordo_stream {
     uint32_t             magic;
@@ -125,12 +147,16 @@ void                 ordo_op_release(struct ordo_request *op);
 void                 ordo_op_append(struct ordo_stream *s, struct ordo_request *op);
 void                 ordo_op_unlink(struct ordo_stream *s, struct ordo_request *op);
 
-/* progress.c: one pass over transports and deferred operations */
+/* context.c: one pass over transports and layers */
 unsigned ordo_progress_once(void);
-/* Provided by rma/: issue deferred operations whose turn has come. */
-unsigned ordo_rma_schedule(struct ordo_stream *s);
-/* Complete every pending operation of the stream (rank -1: all ranks). */
-ordo_status_t ordo_rma_drain(struct ordo_stream *s, int rank);
+
+/* request.c: finish a completed request for the program */
+static inline void ordo_request_complete(struct ordo_request *op, ordo_status_t st)
+{
+    op->status = st;
+    op->info.error = st;
+    op->state = ORDO_OP_DONE;
+}
 
 /* region.c */
 void ordo_region_destroy_all(void);

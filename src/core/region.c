@@ -380,7 +380,7 @@ ORDO_API ordo_status_t ordo_region_free(ordo_region_h region)
         return ORDO_ERR_INVALID_HANDLE;
     ordo_status_t st = ORDO_OK;
     for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next) {
-        ordo_status_t s2 = ordo_rma_drain(s, -1);
+        ordo_status_t s2 = ordo_layers_stream_drain(s, -1);
         if (st == ORDO_OK)
             st = s2;
     }

@@ -55,6 +55,7 @@ struct ordo_request *ordo_op_alloc(struct ordo_stream *s)
     memset(op, 0, sizeof(*op));
     op->magic = ORDO_MAGIC_REQUEST;
     op->stream = s;
+    op->info.source = op->info.tag = -1;
     return op;
 }
 
@@ -110,7 +111,7 @@ ORDO_API ordo_status_t ordo_stream_destroy(ordo_stream_h stream)
         found |= s == stream;
     if (!found)
         return ORDO_ERR_INVALID_HANDLE;
-    ordo_status_t st = ordo_rma_drain(stream, -1);
+    ordo_status_t st = ordo_layers_stream_drain(stream, -1);
     ordo_stream_delete(stream);
     return st;
 }
@@ -126,74 +127,4 @@ ORDO_API ordo_status_t ordo_stream_order(ordo_stream_h stream, ordo_order_t *ord
         return ORDO_ERR_INVALID_PARAM;
     *order_p = s->order;
     return ORDO_OK;
-}
-
-/* ---------------------------------------------------------------- requests */
-
-static ordo_status_t check_request(ordo_request_h *req)
-{
-    if (req == NULL)
-        return ORDO_ERR_INVALID_PARAM;
-    if (*req && ((*req)->magic != ORDO_MAGIC_REQUEST || !(*req)->user_held))
-        return ORDO_ERR_INVALID_HANDLE;
-    return ORDO_OK;
-}
-
-static ordo_status_t finish(ordo_request_h *req)
-{
-    struct ordo_request *op = *req;
-    ordo_status_t st = op->status;
-    ordo_op_release(op);
-    *req = NULL;
-    return st;
-}
-
-ORDO_API ordo_status_t ordo_request_test(ordo_request_h *req, int *done_p)
-{
-    ORDO_CHECK_INIT();
-    ordo_status_t st = check_request(req);
-    if (st != ORDO_OK || done_p == NULL)
-        return st != ORDO_OK ? st : ORDO_ERR_INVALID_PARAM;
-    if (*req == NULL) {
-        *done_p = 1;
-        return ORDO_OK;
-    }
-    if ((*req)->state != ORDO_OP_DONE)
-        ordo_progress_once();
-    if ((*req)->state != ORDO_OP_DONE) {
-        *done_p = 0;
-        return ORDO_OK;
-    }
-    *done_p = 1;
-    return finish(req);
-}
-
-ORDO_API ordo_status_t ordo_request_wait(ordo_request_h *req)
-{
-    ORDO_CHECK_INIT();
-    ordo_status_t st = check_request(req);
-    if (st != ORDO_OK)
-        return st;
-    if (*req == NULL)
-        return ORDO_OK;
-    while ((*req)->state != ORDO_OP_DONE)
-        ordo_progress_once();
-    return finish(req);
-}
-
-ORDO_API ordo_status_t ordo_request_waitall(size_t n, ordo_request_h *reqs)
-{
-    ORDO_CHECK_INIT();
-    if (n && reqs == NULL)
-        return ORDO_ERR_INVALID_PARAM;
-    for (size_t i = 0; i < n; i++)
-        if (check_request(&reqs[i]) != ORDO_OK)
-            return ORDO_ERR_INVALID_HANDLE;   /* nothing waited for, nothing released */
-    ordo_status_t first = ORDO_OK;
-    for (size_t i = 0; i < n; i++) {
-        ordo_status_t st = ordo_request_wait(&reqs[i]);
-        if (first == ORDO_OK && st != ORDO_OK)
-            first = st;
-    }
-    return first;
 }

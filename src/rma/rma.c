@@ -90,8 +90,7 @@ static void op_complete(ordo_tl_comp_t *comp, ordo_status_t status)
     struct ordo_stream *s = op->stream;
     if (op->type == ORDO_OP_ATOMIC && op->dst && status == ORDO_OK)
         write_result(op->dst, op->width, op->fetched);
-    op->status = status;
-    op->state = ORDO_OP_DONE;
+    ordo_request_complete(op, status);
     ordo_op_unlink(s, op);
     if (!op->user_held) {
         if (status != ORDO_OK && s->error == ORDO_OK)
@@ -125,6 +124,7 @@ static void describe(struct ordo_request *op, unsigned type, unsigned flags, int
     op->region = region;
     op->offset = offset;
     op->len = len;
+    op->info.length = op->info.msg_length = len;
     op->comp.func = op_complete;
 }
 
@@ -182,7 +182,7 @@ static ordo_status_t defer(struct ordo_stream *s, struct ordo_request *op, ordo_
     return ORDO_OK;
 }
 
-unsigned ordo_rma_schedule(struct ordo_stream *s)
+static unsigned rma_schedule(struct ordo_stream *s)
 {
     unsigned n = 0;
     struct ordo_request *op = s->pending_head;
@@ -211,7 +211,7 @@ static int pending_to(const struct ordo_stream *s, int rank)
     return 0;
 }
 
-ordo_status_t ordo_rma_drain(struct ordo_stream *s, int rank)
+static ordo_status_t rma_drain(struct ordo_stream *s, int rank)
 {
     while (pending_to(s, rank))
         ordo_progress_once();
@@ -408,7 +408,7 @@ static ordo_status_t atomic_common(ordo_stream_h stream, ordo_atomic_op_t aop,
         serialise(s, ORDO_OP_ATOMIC, rank, flags);
         ordo_request_h req = NULL;
         ordo_status_t st = issue_now(s, op, &req);
-        return st == ORDO_INPROGRESS ? ordo_request_wait(&req) : st;
+        return st == ORDO_INPROGRESS ? ordo_request_wait(&req, NULL) : st;
     }
     if (s->pending_head && blocked(s, ORDO_OP_ATOMIC, rank, flags, s->fence_seq, NULL))
         return defer(s, op, req_p);
@@ -458,7 +458,7 @@ ORDO_API ordo_status_t ordo_quiet(ordo_stream_h stream)
     if (st != ORDO_OK)
         return st;
     s->stats.quiet_calls++;
-    return ordo_rma_drain(s, -1);
+    return rma_drain(s, -1);
 }
 
 ORDO_API ordo_status_t ordo_flush(ordo_stream_h stream, int rank)
@@ -471,5 +471,34 @@ ORDO_API ordo_status_t ordo_flush(ordo_stream_h stream, int rank)
     if (rank < 0 || rank >= ordo_ctx->size)
         return ORDO_ERR_INVALID_RANK;
     s->stats.flush_calls++;
-    return ordo_rma_drain(s, rank);
+    return rma_drain(s, rank);
 }
+
+/* ------------------------------------------------------------- the layer */
+
+static unsigned rma_progress(void)
+{
+    unsigned n = 0;
+    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next)
+        if (s->ndeferred)
+            n += rma_schedule(s);
+    return n;
+}
+
+static ordo_status_t rma_quiesce(void)
+{
+    ordo_status_t st = ORDO_OK;
+    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next) {
+        ordo_status_t s2 = rma_drain(s, -1);
+        if (st == ORDO_OK)
+            st = s2;
+    }
+    return st;
+}
+
+const ordo_layer_t ordo_rma_layer = {
+    .name = "one-sided",
+    .progress = rma_progress,
+    .stream_drain = rma_drain,
+    .quiesce = rma_quiesce,
+};

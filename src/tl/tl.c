@@ -1,7 +1,11 @@
 #include "tl.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "../base/compiler.h"
+#include "../base/config.h"
 
 extern const ordo_tl_ops_t ordo_tl_self_ops;
 extern const ordo_tl_ops_t ordo_tl_shm_ops;
@@ -66,4 +70,145 @@ uint64_t ordo_tl_atomic_apply(void *addr, ordo_atomic_op_t op, unsigned width,
     if (width == 4)
         APPLY(uint32_t, addr, op, value, compare);
     APPLY(uint64_t, addr, op, value, compare);
+}
+
+/* ------------------------------------------------------ protocol limits */
+
+void ordo_tl_am_limits(int nranks, ordo_tl_am_limits_t *l)
+{
+    /* Per pair memory grows with ranks squared on a node, so the defaults
+     * step down as the job grows, as the uGNI SMSG limits do. */
+    static const struct { int below; size_t shrt, eager; unsigned nbounce, credits; } steps[] = {
+        {16, 8192, 32768, 8, 256},
+        {64, 1024, 16384, 4, 128},
+        {256, 512, 8192, 4, 64},
+        {1 << 30, 256, 4096, 2, 32},
+    };
+    size_t i = 0;
+    while (nranks >= steps[i].below)
+        i++;
+    l->short_max = ordo_config.short_max ? ordo_config.short_max : steps[i].shrt;
+    l->eager_max = ordo_config.eager_max ? ordo_config.eager_max : steps[i].eager;
+    l->nbounce = ordo_config.eager_buffers ? (unsigned)ordo_config.eager_buffers
+                                           : steps[i].nbounce;
+    l->credits = ordo_config.p2p_credits ? (unsigned)ordo_config.p2p_credits
+                                         : steps[i].credits;
+}
+
+/* ------------------------------------------------ reordering test mode */
+
+/* With ORDO_TL_REORDER=W arrived messages are held back until W have
+ * gathered (or a progress pass brings nothing new) and are then handed up in
+ * a shuffled order, so the layers above are tested against a transport that
+ * does not keep order. */
+typedef struct reorder_entry {
+    int    src;
+    size_t len;
+    void  *data;
+    void  *desc;
+} reorder_entry_t;
+
+struct ordo_tl_reorder {
+    unsigned         window, count;
+    uint64_t         rng;
+    reorder_entry_t *entries;
+    char            *copies;    /* window slots of am_short_max bytes */
+};
+
+static uint64_t next_random(uint64_t *s)
+{
+    /* xorshift64*: reproducible from the seed, good enough to shuffle */
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ull;
+}
+
+ordo_status_t ordo_tl_reorder_init(ordo_tl_iface_t *iface, int rank)
+{
+    unsigned w = (unsigned)ordo_config.tl_reorder;
+    if (w < 2)
+        return ORDO_OK;
+    ordo_tl_reorder_t *r = calloc(1, sizeof(*r));
+    if (r == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    r->window = w;
+    r->rng = ((uint64_t)ordo_config.tl_reorder_seed << 20) ^ (uint64_t)(rank + 1) ^
+             0x9e3779b97f4a7c15ull;
+    r->entries = calloc(w, sizeof(*r->entries));
+    r->copies = malloc((size_t)w * ORDO_MAX(iface->am_short_max, 1));
+    if (r->entries == NULL || r->copies == NULL) {
+        free(r->entries);
+        free(r->copies);
+        free(r);
+        return ORDO_ERR_NO_MEMORY;
+    }
+    iface->reorder = r;
+    return ORDO_OK;
+}
+
+void ordo_tl_reorder_fini(ordo_tl_iface_t *iface)
+{
+    ordo_tl_reorder_t *r = iface->reorder;
+    if (r == NULL)
+        return;
+    free(r->entries);
+    free(r->copies);
+    free(r);
+    iface->reorder = NULL;
+}
+
+unsigned ordo_tl_am_flush(ordo_tl_iface_t *iface)
+{
+    ordo_tl_reorder_t *r = iface->reorder;
+    if (r == NULL || r->count == 0)
+        return 0;
+    unsigned n = r->count;
+    for (unsigned i = n - 1; i > 0; i--) {
+        unsigned j = (unsigned)(next_random(&r->rng) % (i + 1));
+        reorder_entry_t t = r->entries[i];
+        r->entries[i] = r->entries[j];
+        r->entries[j] = t;
+        if (i != j)
+            iface->am_reordered++;
+    }
+    /* The handler may send, and a send may progress: take the batch first. */
+    reorder_entry_t batch[n];
+    char *copies = r->copies;
+    memcpy(batch, r->entries, n * sizeof(batch[0]));
+    r->copies = NULL;   /* copies stay ours while the batch is handed up */
+    r->count = 0;
+    for (unsigned i = 0; i < n; i++) {
+        ordo_status_t st = iface->am_handler(iface->am_arg, batch[i].src, batch[i].data,
+                                             batch[i].len, batch[i].desc);
+        if (batch[i].desc && st != ORDO_INPROGRESS)
+            iface->ops->am_release(iface, batch[i].desc);
+    }
+    r->copies = copies;
+    return n;
+}
+
+ordo_status_t ordo_tl_am_deliver(ordo_tl_iface_t *iface, int src, void *data, size_t len,
+                                 void *desc)
+{
+    ordo_tl_reorder_t *r = iface->reorder;
+    if (ORDO_LIKELY(r == NULL))
+        return iface->am_handler(iface->am_arg, src, data, len, desc);
+    if (r->copies == NULL || r->count == r->window) {
+        if (r->copies == NULL)   /* called from inside a flush: pass straight up */
+            return iface->am_handler(iface->am_arg, src, data, len, desc);
+        ordo_tl_am_flush(iface);
+    }
+    reorder_entry_t *e = &r->entries[r->count];
+    e->src = src;
+    e->len = len;
+    e->desc = desc;
+    if (desc == NULL) {
+        e->data = r->copies + (size_t)r->count * iface->am_short_max;
+        memcpy(e->data, data, len);
+    } else {
+        e->data = data;
+    }
+    r->count++;
+    return desc ? ORDO_INPROGRESS : ORDO_OK;
 }

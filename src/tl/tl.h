@@ -34,6 +34,7 @@
 #define ORDO_TL_CAP_PTR         (1u << 4)  /* rkeys may carry a load/store pointer */
 #define ORDO_TL_CAP_ASYNC       (1u << 5)  /* may complete operations later (engines, NIC) */
 #define ORDO_TL_CAP_USER_MEM    (1u << 6)  /* can expose memory it did not allocate */
+#define ORDO_TL_CAP_AM          (1u << 7)  /* active messages (am_short, am_bcopy) */
 
 typedef struct ordo_tl_iface ordo_tl_iface_t;
 typedef struct ordo_tl_mem   ordo_tl_mem_t;
@@ -55,6 +56,16 @@ typedef void (*ordo_tl_comp_func_t)(ordo_tl_comp_t *comp, ordo_status_t status);
 struct ordo_tl_comp {
     ordo_tl_comp_func_t func;
 };
+
+/* Active messages: a message sent with am_short or am_bcopy is handed to the
+ * receiver's handler by the receiver's progress function, exactly once.
+ * Transports deliver in any order (the layer above rebuilds order where it
+ * needs it).  data holds hdr followed by the payload.  desc is NULL for a
+ * short message, whose data is valid only during the call; for a bcopy
+ * message the handler may keep the bounce buffer by returning
+ * ORDO_INPROGRESS and give it back later with am_release(desc). */
+typedef ordo_status_t (*ordo_tl_am_handler_t)(void *arg, int src, void *data, size_t len,
+                                              void *desc);
 
 typedef struct ordo_tl_params {
     ordo_boot_t *boot;
@@ -104,15 +115,36 @@ struct ordo_tl_ops {
     ordo_status_t (*atomic)(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
                             ordo_atomic_op_t op, unsigned width, uint64_t value,
                             uint64_t compare, uint64_t *result, ordo_tl_comp_t *comp);
-    /* Run completions; returns how many completed. */
+    /* Run completions and deliver arrived messages; returns how many. */
     unsigned      (*progress)(ordo_tl_iface_t *iface);
+
+    /* Send hdr+payload inline through the peer's message queue (at most
+     * am_short_max bytes in all); no allocation, lock or system call.
+     * ORDO_ERR_BUSY when the queue is full: nothing was sent, retry after
+     * progress. */
+    ordo_status_t (*am_short)(ordo_tl_iface_t *iface, int rank, const void *hdr,
+                              size_t hdrlen, const void *payload, size_t len);
+    /* The same through a pre-registered bounce buffer (at most am_bcopy_max
+     * bytes); ORDO_ERR_BUSY when none is free. */
+    ordo_status_t (*am_bcopy)(ordo_tl_iface_t *iface, int rank, const void *hdr,
+                              size_t hdrlen, const void *payload, size_t len);
+    void          (*am_release)(ordo_tl_iface_t *iface, void *desc);
 };
+
+typedef struct ordo_tl_reorder ordo_tl_reorder_t;
 
 /* Every interface starts with this. */
 struct ordo_tl_iface {
     const ordo_tl_ops_t *ops;
     uint64_t attach_hits, attach_misses, attach_evictions;
     uint64_t pio_ops, engine_ops, single_copy_ops;
+    /* active messages: set by the transport at open ... */
+    size_t               am_short_max, am_bcopy_max;
+    /* ... and by the layer above */
+    ordo_tl_am_handler_t am_handler;
+    void                *am_arg;
+    ordo_tl_reorder_t   *reorder;     /* the reordering test mode, NULL when off */
+    uint64_t             am_reordered;
 };
 
 /* Registry of the transports built in. */
@@ -128,6 +160,28 @@ ordo_status_t ordo_tl_get_unsupported(ordo_tl_iface_t *, ordo_tl_rkey_t *, size_
 ordo_status_t ordo_tl_atomic_unsupported(ordo_tl_iface_t *, ordo_tl_rkey_t *, size_t,
                                          ordo_atomic_op_t, unsigned, uint64_t, uint64_t,
                                          uint64_t *, ordo_tl_comp_t *);
+
+/* Transports hand every arrived message to this, never to the handler
+ * directly: it applies the reordering test mode (ORDO_TL_REORDER) when on. */
+ordo_status_t ordo_tl_am_deliver(ordo_tl_iface_t *iface, int src, void *data, size_t len,
+                                 void *desc);
+/* Deliver what the reordering test mode holds back; transports call it when
+ * a progress pass found nothing new, so nothing waits forever. */
+unsigned      ordo_tl_am_flush(ordo_tl_iface_t *iface);
+/* Set up / tear down the reordering test mode for an opened interface. */
+ordo_status_t ordo_tl_reorder_init(ordo_tl_iface_t *iface, int rank);
+void          ordo_tl_reorder_fini(ordo_tl_iface_t *iface);
+
+/* Protocol thresholds for a job of nranks on one node: the settings where
+ * set, else defaults that shrink as the job grows (the step shape of the
+ * SMSG limits of Open MPI's uGNI transport, Table I of the paper). */
+typedef struct ordo_tl_am_limits {
+    size_t   short_max;    /* payload bytes inline in a queue slot */
+    size_t   eager_max;    /* payload bytes through one bounce buffer */
+    unsigned nbounce;      /* bounce buffers per sender-receiver pair */
+    unsigned credits;      /* unmatched messages a sender may have at a receiver */
+} ordo_tl_am_limits_t;
+void ordo_tl_am_limits(int nranks, ordo_tl_am_limits_t *limits_p);
 
 /* Apply an atomic to local (or mapped) memory; shared by every transport
  * that can address the target with loads and stores. */

@@ -88,7 +88,7 @@ int main(void)
         ordo_status_t s = ordo_atomic_nb(NULL, ORDO_ATOMIC_ADD, ORDO_UINT32, &one32, NULL,
                                          &old32, r, 0, offsetof(cell_t, counter32), 0, &req);
         CHECK(s == ORDO_OK || s == ORDO_INPROGRESS);
-        CHECK_OK(ordo_request_wait(&req));
+        CHECK_OK(ordo_request_wait(&req, NULL));
     }
     CHECK_OK(ordo_quiet(NULL));
     CHECK_OK(ordo_barrier());

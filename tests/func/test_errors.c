@@ -63,7 +63,7 @@ int main(void)
     CHECK_STATUS(ordo_stream_create(&sp, &s), ORDO_ERR_INVALID_PARAM);
     CHECK(s == NULL);
     CHECK_STATUS(ordo_stream_destroy(NULL), ORDO_ERR_INVALID_PARAM);
-    CHECK_STATUS(ordo_request_wait(NULL), ORDO_ERR_INVALID_PARAM);
+    CHECK_STATUS(ordo_request_wait(NULL, NULL), ORDO_ERR_INVALID_PARAM);
     /* nothing above touched the target */
     CHECK_OK(ordo_barrier());
     for (int i = 0; i < 64; i++)

@@ -96,8 +96,8 @@ static void strict_get_after_put(void)
         ordo_request_h g = NULL;
         st = ordo_get_nb(s, dst, BLOCK, r, target, 0, 0, &g);
         CHECK(st == ORDO_OK || st == ORDO_INPROGRESS);
-        CHECK_OK(ordo_request_wait(&g));
-        CHECK_OK(ordo_request_wait(&req));
+        CHECK_OK(ordo_request_wait(&g, NULL));
+        CHECK_OK(ordo_request_wait(&req, NULL));
         CHECK(memcmp(dst, src, BLOCK) == 0);
     }
     CHECK_OK(ordo_quiet(s));
@@ -151,7 +151,7 @@ static void counters(void)
         ordo_request_h g = NULL;
         CHECK(ordo_put_nb(s, src, BLOCK, r, target, 0, 0, NULL) >= 0);
         CHECK(ordo_get_nb(s, &got, 8, r, target, BLOCK, 0, &g) >= 0);
-        CHECK_OK(ordo_request_wait(&g));
+        CHECK_OK(ordo_request_wait(&g, NULL));
         CHECK_OK(ordo_quiet(s));
         CHECK_OK(ordo_stats_get(&b));
         if (b.engine_ops > a.engine_ops)

@@ -41,7 +41,7 @@ static void round_trip(ordo_region_h r, char *local, size_t region, const char *
         else {
             ordo_status_t s = ordo_put_nb(NULL, src, len, r, right, off, 0, &req);
             CHECK(s == ORDO_OK || s == ORDO_INPROGRESS);
-            CHECK_OK(ordo_request_wait(&req));
+            CHECK_OK(ordo_request_wait(&req, NULL));
             CHECK(req == NULL);
         }
         CHECK_OK(ordo_quiet(NULL));
@@ -59,7 +59,7 @@ static void round_trip(ordo_region_h r, char *local, size_t region, const char *
         if (it % 3 == 0) {
             ordo_status_t s = ordo_get_nb(NULL, back, len, r, right, off, 0, &req);
             CHECK(s == ORDO_OK || s == ORDO_INPROGRESS);
-            CHECK_OK(ordo_request_wait(&req));
+            CHECK_OK(ordo_request_wait(&req, NULL));
         } else {
             CHECK_OK(ordo_get(NULL, back, len, r, right, off, 0));
         }

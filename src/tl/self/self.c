@@ -4,10 +4,14 @@
 #include <string.h>
 
 #include "../tl.h"
+#include "../am_ring.h"
 
 typedef struct self_iface {
     ordo_tl_iface_t super;
     int             rank;
+    void           *lane;      /* one message lane, to ourselves */
+    ordo_am_tx_t    tx;
+    ordo_am_rx_t    rx;
 } self_iface_t;
 
 typedef struct self_blob {
@@ -21,7 +25,13 @@ struct ordo_tl_mem {
 
 static ordo_status_t self_open(const ordo_tl_params_t *params, ordo_tl_iface_t **iface_p);
 
-static void self_close(ordo_tl_iface_t *iface) { free(iface); }
+static void self_close(ordo_tl_iface_t *iface)
+{
+    self_iface_t *s = (self_iface_t *)iface;
+    ordo_tl_reorder_fini(iface);
+    free(s->lane);
+    free(s);
+}
 
 static int self_reaches(ordo_tl_iface_t *iface, int rank)
 {
@@ -101,10 +111,41 @@ static ordo_status_t self_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, s
     return ORDO_OK;
 }
 
+static ordo_status_t self_deliver(void *arg, void *data, size_t len, _Atomic uint32_t *bounce)
+{
+    self_iface_t *s = arg;
+    return ordo_tl_am_deliver(&s->super, s->rank, data, len, (void *)bounce);
+}
+
 static unsigned self_progress(ordo_tl_iface_t *iface)
 {
+    self_iface_t *s = (self_iface_t *)iface;
+    unsigned n = ordo_am_poll(&s->rx, 64, self_deliver, s);
+    return n ? n : ordo_tl_am_flush(iface);
+}
+
+static ordo_status_t self_am_short(ordo_tl_iface_t *iface, int rank, const void *hdr,
+                                   size_t hdrlen, const void *payload, size_t len)
+{
+    self_iface_t *s = (self_iface_t *)iface;
+    if (rank != s->rank)
+        return ORDO_ERR_UNREACHABLE;
+    return ordo_am_send_short(&s->tx, hdr, hdrlen, payload, len);
+}
+
+static ordo_status_t self_am_bcopy(ordo_tl_iface_t *iface, int rank, const void *hdr,
+                                   size_t hdrlen, const void *payload, size_t len)
+{
+    self_iface_t *s = (self_iface_t *)iface;
+    if (rank != s->rank)
+        return ORDO_ERR_UNREACHABLE;
+    return ordo_am_send_bcopy(&s->tx, hdr, hdrlen, payload, len);
+}
+
+static void self_am_release(ordo_tl_iface_t *iface, void *desc)
+{
     (void)iface;
-    return 0;
+    ordo_am_release(desc);
 }
 
 const ordo_tl_ops_t ordo_tl_self_ops = {
@@ -112,7 +153,7 @@ const ordo_tl_ops_t ordo_tl_self_ops = {
     .name = "self",
     .description = "loopback to the calling process",
     .caps = ORDO_TL_CAP_PUT | ORDO_TL_CAP_GET | ORDO_TL_CAP_ATOMIC32 | ORDO_TL_CAP_ATOMIC64 |
-            ORDO_TL_CAP_PTR | ORDO_TL_CAP_USER_MEM,
+            ORDO_TL_CAP_PTR | ORDO_TL_CAP_USER_MEM | ORDO_TL_CAP_AM,
     .open = self_open,
     .close = self_close,
     .reaches = self_reaches,
@@ -125,6 +166,9 @@ const ordo_tl_ops_t ordo_tl_self_ops = {
     .get = self_get,
     .atomic = self_atomic,
     .progress = self_progress,
+    .am_short = self_am_short,
+    .am_bcopy = self_am_bcopy,
+    .am_release = self_am_release,
 };
 
 static ordo_status_t self_open(const ordo_tl_params_t *params, ordo_tl_iface_t **iface_p)
@@ -134,6 +178,27 @@ static ordo_status_t self_open(const ordo_tl_params_t *params, ordo_tl_iface_t *
         return ORDO_ERR_NO_MEMORY;
     s->super.ops = &ordo_tl_self_ops;
     s->rank = params->rank;
+    ordo_tl_am_limits_t lim;
+    ordo_tl_am_limits(params->size, &lim);
+    ordo_am_geometry_t geo;
+    ordo_am_geometry_init(&geo, lim.short_max, lim.eager_max, lim.nbounce);
+    size_t bytes = ordo_am_section_size(&geo);
+    s->lane = aligned_alloc(4096, bytes);
+    if (s->lane == NULL) {
+        free(s);
+        return ORDO_ERR_NO_MEMORY;
+    }
+    ordo_am_section_init(s->lane, &geo);
+    ordo_am_tx_init(&s->tx, s->lane, &geo);
+    ordo_am_rx_init(&s->rx, s->lane, &geo);
+    s->super.am_short_max = ordo_am_short_capacity(&geo);
+    s->super.am_bcopy_max = geo.bounce_size;
+    ordo_status_t st = ordo_tl_reorder_init(&s->super, s->rank);
+    if (st != ORDO_OK) {
+        free(s->lane);
+        free(s);
+        return st;
+    }
     *iface_p = &s->super;
     return ORDO_OK;
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../tl.h"
+#include "shm_am.h"
 #include "shm_engine.h"
 #include "../../base/config.h"
 #include "../../base/log.h"
@@ -69,6 +70,7 @@ typedef struct shm_iface {
     struct shm_job    *job_free;
     shm_rkey_t        *oldest, *newest;                /* attached peer mappings */
     int                attached, attach_max;
+    shm_mailbox_t      mbox;                           /* active messages */
 } shm_iface_t;
 
 /* ---------------------------------------------------------- attach cache */
@@ -132,6 +134,8 @@ static void shm_iface_close(ordo_tl_iface_t *iface)
     while (s->inflight_head)
         iface->ops->progress(iface);
     ordo_engine_pool_fini(&s->engines);
+    ordo_tl_reorder_fini(iface);
+    shm_mailbox_close(&s->mbox);
     while (s->job_free) {
         shm_job_t *j = s->job_free;
         s->job_free = j->next;
@@ -370,11 +374,47 @@ static ordo_status_t shm_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, si
     return ORDO_OK;
 }
 
+static unsigned engine_progress(shm_iface_t *s);
+
 static unsigned shm_progress(ordo_tl_iface_t *iface)
 {
     shm_iface_t *s = (shm_iface_t *)iface;
-    if (s->inflight_head == NULL)
-        return 0;
+    unsigned n = shm_mailbox_poll(&s->mbox, iface);
+    if (s->inflight_head)
+        n += engine_progress(s);
+    return n;
+}
+
+static ordo_status_t shm_am_short(ordo_tl_iface_t *iface, int rank, const void *hdr,
+                                  size_t hdrlen, const void *payload, size_t len)
+{
+    shm_iface_t *s = (shm_iface_t *)iface;
+    ordo_am_tx_t *tx;
+    ordo_status_t st = shm_mailbox_lane(&s->mbox, rank, &tx);
+    if (ORDO_UNLIKELY(st != ORDO_OK))
+        return st;
+    return ordo_am_send_short(tx, hdr, hdrlen, payload, len);
+}
+
+static ordo_status_t shm_am_bcopy(ordo_tl_iface_t *iface, int rank, const void *hdr,
+                                  size_t hdrlen, const void *payload, size_t len)
+{
+    shm_iface_t *s = (shm_iface_t *)iface;
+    ordo_am_tx_t *tx;
+    ordo_status_t st = shm_mailbox_lane(&s->mbox, rank, &tx);
+    if (ORDO_UNLIKELY(st != ORDO_OK))
+        return st;
+    return ordo_am_send_bcopy(tx, hdr, hdrlen, payload, len);
+}
+
+static void shm_am_release(ordo_tl_iface_t *iface, void *desc)
+{
+    (void)iface;
+    ordo_am_release(desc);
+}
+
+static unsigned engine_progress(shm_iface_t *s)
+{
     ordo_engine_help(&s->engines);   /* a polling initiator copies too */
     unsigned n = 0;
     shm_job_t *prev = NULL, *j = s->inflight_head;
@@ -411,7 +451,7 @@ const ordo_tl_ops_t ordo_tl_shm_ops = {
     .description = "shared memory between ranks of one machine: PIO into mapped memfd "
                    "regions, offload engines, single-copy process_vm_readv/writev",
     .caps = ORDO_TL_CAP_PUT | ORDO_TL_CAP_GET | ORDO_TL_CAP_ATOMIC32 | ORDO_TL_CAP_ATOMIC64 |
-            ORDO_TL_CAP_PTR | ORDO_TL_CAP_ASYNC | ORDO_TL_CAP_USER_MEM,
+            ORDO_TL_CAP_PTR | ORDO_TL_CAP_ASYNC | ORDO_TL_CAP_USER_MEM | ORDO_TL_CAP_AM,
     .open = shm_iface_open,
     .close = shm_iface_close,
     .reaches = shm_reaches,
@@ -424,6 +464,9 @@ const ordo_tl_ops_t ordo_tl_shm_ops = {
     .get = shm_get,
     .atomic = shm_atomic,
     .progress = shm_progress,
+    .am_short = shm_am_short,
+    .am_bcopy = shm_am_bcopy,
+    .am_release = shm_am_release,
 };
 
 static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_iface_t **iface_p)
@@ -442,6 +485,17 @@ static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_ifac
                               ordo_config.engine_bind == ORDO_ENGINE_BIND_ANY) != 0) {
         free(s);
         return ORDO_ERR_NO_MEMORY;
+    }
+    ordo_status_t st = shm_mailbox_open(&s->mbox, &s->super, s->boot, s->rank, s->size);
+    if (st == ORDO_OK) {
+        st = ordo_tl_reorder_init(&s->super, s->rank);
+        if (st != ORDO_OK)
+            shm_mailbox_close(&s->mbox);
+    }
+    if (st != ORDO_OK) {
+        ordo_engine_pool_fini(&s->engines);
+        free(s);
+        return st;
     }
     *iface_p = &s->super;
     return ORDO_OK;

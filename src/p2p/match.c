@@ -1,0 +1,201 @@
+/* The matching engine: posted receives, unexpected messages, and the
+ * per-sender sequence that rebuilds send order on ordered contexts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2p.h"
+#include "../base/log.h"
+
+static inline int matches(int want_src, int want_tag, int src, int tag)
+{
+    return (want_src == ORDO_ANY_SOURCE || want_src == src) &&
+           (want_tag == ORDO_ANY_TAG || want_tag == tag);
+}
+
+void p2p_posted_append(p2p_comm_t *c, p2p_req_t *r)
+{
+    r->qnext = NULL;
+    r->qprev = c->posted_tail;
+    if (c->posted_tail) c->posted_tail->qnext = r; else c->posted_head = r;
+    c->posted_tail = r;
+    r->phase = PHASE_POSTED;
+}
+
+void p2p_posted_unlink(p2p_comm_t *c, p2p_req_t *r)
+{
+    if (r->qprev) r->qprev->qnext = r->qnext; else c->posted_head = r->qnext;
+    if (r->qnext) r->qnext->qprev = r->qprev; else c->posted_tail = r->qprev;
+    r->qnext = r->qprev = NULL;
+}
+
+static p2p_req_t *posted_find(p2p_comm_t *c, int src, int tag)
+{
+    for (p2p_req_t *r = c->posted_head; r; r = r->qnext)
+        if (matches(r->peer, r->tag, src, tag))
+            return r;
+    return NULL;
+}
+
+p2p_msg_t *p2p_unexpected_find(p2p_comm_t *c, int src, int tag)
+{
+    for (p2p_msg_t *m = c->unexp_head; m; m = m->next)
+        if (matches(src, tag, m->src, m->tag))
+            return m;
+    return NULL;
+}
+
+void p2p_unexpected_unlink(p2p_comm_t *c, p2p_msg_t *m)
+{
+    if (m->prev) m->prev->next = m->next; else c->unexp_head = m->next;
+    if (m->next) m->next->prev = m->prev; else c->unexp_tail = m->prev;
+    m->next = m->prev = NULL;
+}
+
+static void unexpected_append(p2p_comm_t *c, p2p_msg_t *m)
+{
+    m->next = NULL;
+    m->prev = c->unexp_tail;
+    if (c->unexp_tail) c->unexp_tail->next = m; else c->unexp_head = m;
+    c->unexp_tail = m;
+}
+
+/* ---------------------------------------------------------- records */
+
+/* Keep a message that cannot be matched now.  A bounce buffer is kept as it
+ * is (no copy); inline data is copied.  Bounded by the credits: a sender has
+ * at most `credits` such records here. */
+static p2p_msg_t *msg_keep(const p2p_msg_t *m)
+{
+    size_t need = m->desc ? 0 : m->datalen;
+    p2p_msg_t *k;
+    if (need <= P2P_SMALL_ROOM && p2p->free_msgs) {
+        k = p2p->free_msgs;
+        p2p->free_msgs = k->next;
+    } else {
+        size_t room = need <= P2P_SMALL_ROOM ? P2P_SMALL_ROOM : need;
+        k = malloc(sizeof(*k) + room);
+        if (k == NULL)
+            return NULL;
+        k->room = room;
+    }
+    size_t room = k->room;
+    *k = *m;
+    k->room = room;
+    k->owned = 1;
+    if (!m->desc) {
+        if (m->datalen)
+            memcpy(k->inline_data, m->data, m->datalen);
+        k->data = k->inline_data;
+    }
+    return k;
+}
+
+void p2p_msg_free(p2p_msg_t *m)
+{
+    if (m->desc) {
+        ordo_tl_iface_t *f = ordo_iface_of(m->src);
+        f->ops->am_release(f, m->desc);
+        m->desc = NULL;
+    }
+    if (m->room == P2P_SMALL_ROOM) {
+        m->next = p2p->free_msgs;
+        p2p->free_msgs = m;
+    } else {
+        free(m);
+    }
+}
+
+/* ---------------------------------------------------------- credits */
+
+void p2p_credit_return(int src)
+{
+    p2p_peer_t *p = p2p_peer(src);
+    p->owed++;
+    /* Piggybacked on the next message to src; a bare credit message only
+     * when a quarter of the window is owed, so streams in one direction do
+     * not stall. */
+    if (ORDO_UNLIKELY(p->owed >= (p2p->lim.credits + 3) / 4)) {
+        p2p_hdr_t h = {.type = P2P_CREDIT};
+        p2p_send_ctl(src, &h, NULL, 0);
+    }
+}
+
+/* ---------------------------------------------------------- arrival */
+
+/* A message whose turn has come: match it or keep it as unexpected.
+ * Returns ORDO_INPROGRESS when its bounce buffer was kept. */
+static ordo_status_t arrive(p2p_comm_t *c, p2p_msg_t *m)
+{
+    p2p_req_t *r = posted_find(c, m->src, m->tag);
+    if (r) {
+        p2p_posted_unlink(c, r);
+        p2p_deliver(r, m);
+        p2p_credit_return(m->src);
+        if (m->owned)
+            p2p_msg_free(m);
+        return ORDO_OK;   /* a bounce buffer on the stack path is released by the caller */
+    }
+    if (!m->owned) {
+        p2p_msg_t *k = msg_keep(m);
+        if (k == NULL) {
+            /* Cannot happen within the credits unless malloc fails; the
+             * transport holds the message and we try again. */
+            return ORDO_ERR_BUSY;
+        }
+        m = k;
+    }
+    p2p->stats.msgs_unexpected++;
+    unexpected_append(c, m);
+    return m->desc ? ORDO_INPROGRESS : ORDO_OK;
+}
+
+/* Hand over early messages of src whose turn came. */
+static void drain_early(p2p_comm_t *c, int src)
+{
+    p2p_peer_t *p = p2p_peer(src);
+    for (;;) {
+        p2p_msg_t **pp = &p->early, *m;
+        while ((m = *pp) && !(m->comm == c->id && m->seq == c->recv_seq[src]))
+            pp = &m->next;
+        if (m == NULL)
+            return;
+        *pp = m->next;
+        m->next = NULL;
+        c->recv_seq[src]++;
+        arrive(c, m);
+    }
+}
+
+ordo_status_t p2p_incoming(int src, const p2p_hdr_t *h, void *payload, size_t plen,
+                           void *desc)
+{
+    p2p_comm_t *c = h->comm < p2p->ncomms ? p2p->comms[h->comm] : NULL;
+    if (ORDO_UNLIKELY(c == NULL)) {
+        ordo_warn("dropped a message from rank %d on context %u, which does not exist here "
+                  "(destroyed, or never created)", src, h->comm);
+        p2p_credit_return(src);
+        return ORDO_OK;
+    }
+    p2p_msg_t m = {.src = src, .comm = h->comm, .tag = h->tag, .seq = h->seq,
+                   .proto = h->proto, .len = h->len, .sreq = h->sreq, .data = payload,
+                   .datalen = plen, .desc = desc};
+    if (c->match == ORDO_MATCH_ORDERED && h->seq != c->recv_seq[src]) {
+        p2p_msg_t *k = msg_keep(&m);
+        if (k == NULL)
+            return ORDO_ERR_BUSY;
+        p2p->stats.msgs_early++;
+        p2p_peer_t *p = p2p_peer(src);
+        k->next = p->early;
+        p->early = k;
+        return desc ? ORDO_INPROGRESS : ORDO_OK;
+    }
+    ordo_status_t st = arrive(c, &m);
+    if (st == ORDO_ERR_BUSY)
+        return st;
+    if (c->match == ORDO_MATCH_ORDERED) {
+        c->recv_seq[src]++;
+        if (p2p_peer(src)->early)
+            drain_early(c, src);
+    }
+    return st;
+}

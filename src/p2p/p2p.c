@@ -1,0 +1,520 @@
+/* Two-sided messaging: the layer, contexts, requests and the public calls. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2p.h"
+#include "../base/log.h"
+
+p2p_state_t *p2p;
+
+/* ------------------------------------------------------------ requests */
+
+static void req_release(struct ordo_request *op)
+{
+    p2p_req_t *r = (p2p_req_t *)op;
+    r->super.magic = ORDO_MAGIC_DEAD;
+    r->qnext = p2p->free_reqs;
+    p2p->free_reqs = r;
+}
+
+static ordo_status_t req_cancel(struct ordo_request *op)
+{
+    p2p_req_t *r = (p2p_req_t *)op;
+    if (r->kind != P2P_RECV)
+        return ORDO_ERR_UNSUPPORTED;
+    if (r->phase == PHASE_POSTED) {
+        p2p_posted_unlink(r->comm, r);
+        r->super.info.cancelled = 1;
+        p2p_req_done(r, ORDO_OK);
+    }
+    return ORDO_OK;
+}
+
+static p2p_req_t *req_alloc(int kind, p2p_comm_t *c, int peer, int tag, void *buf, size_t len)
+{
+    p2p_req_t *r = p2p->free_reqs;
+    if (ORDO_LIKELY(r != NULL))
+        p2p->free_reqs = r->qnext;
+    else if ((r = malloc(sizeof(*r))) == NULL)
+        return NULL;
+    memset(r, 0, sizeof(*r));
+    r->super.magic = ORDO_MAGIC_REQUEST;
+    r->super.type = ORDO_OP_P2P;
+    r->super.state = ORDO_OP_INFLIGHT;
+    r->super.user_held = 1;
+    r->super.release = req_release;
+    r->super.cancel = req_cancel;
+    r->super.info.source = r->super.info.tag = -1;
+    r->kind = (uint8_t)kind;
+    r->comm = c;
+    r->peer = peer;
+    r->rsrc = -1;
+    r->tag = tag;
+    r->buf = buf;
+    r->len = len;
+    r->anext = p2p->active;
+    if (p2p->active)
+        p2p->active->aprev = r;
+    p2p->active = r;
+    return r;
+}
+
+void p2p_active_unlink(p2p_req_t *r)
+{
+    if (r->aprev) r->aprev->anext = r->anext; else p2p->active = r->anext;
+    if (r->anext) r->anext->aprev = r->aprev;
+    r->anext = r->aprev = NULL;
+}
+
+void p2p_req_done(p2p_req_t *r, ordo_status_t st)
+{
+    if (r->mem) {
+        ordo_tl_iface_t *f = ordo_iface_of(r->kind == P2P_SEND ? r->peer : r->rsrc);
+        f->ops->mem_release(f, r->mem);
+        r->mem = NULL;
+    }
+    r->phase = PHASE_DONE;
+    if (r->kind == P2P_SEND) {
+        r->super.info.length = r->super.info.msg_length = r->len;
+    }
+    p2p_active_unlink(r);
+    ordo_request_complete(&r->super, st);
+}
+
+/* ------------------------------------------------------------ contexts */
+
+static ordo_status_t comm_new(ordo_match_t match, p2p_comm_t **comm_p)
+{
+    if (p2p->ncomms == p2p->capcomms) {
+        uint32_t cap = p2p->capcomms ? 2 * p2p->capcomms : 8;
+        p2p_comm_t **a = realloc(p2p->comms, cap * sizeof(*a));
+        if (a == NULL)
+            return ORDO_ERR_NO_MEMORY;
+        p2p->comms = a;
+        p2p->capcomms = cap;
+    }
+    p2p_comm_t *c = calloc(1, sizeof(*c));
+    uint32_t *seqs = calloc(2 * (size_t)p2p->size, sizeof(uint32_t));
+    if (c == NULL || seqs == NULL) {
+        free(c);
+        free(seqs);
+        return ORDO_ERR_NO_MEMORY;
+    }
+    c->magic = P2P_MAGIC_COMM;
+    c->id = p2p->ncomms;
+    c->match = match;
+    c->send_seq = seqs;
+    c->recv_seq = seqs + p2p->size;
+    p2p->comms[p2p->ncomms++] = c;
+    *comm_p = c;
+    return ORDO_OK;
+}
+
+/* Drop what arrived for a context that goes away, giving credits back. */
+static size_t comm_discard(p2p_comm_t *c)
+{
+    size_t n = 0;
+    while (c->unexp_head) {
+        p2p_msg_t *m = c->unexp_head;
+        p2p_unexpected_unlink(c, m);
+        if (!p2p_peer(m->src)->dead && m->proto >= PROTO_RGET) {
+            /* a rendezvous sender waits for an answer: it never comes, but
+             * the sender must not hang, so tell it the data was taken (0 B) */
+            p2p_hdr_t h = {.type = P2P_FIN, .tag = ORDO_OK, .sreq = m->sreq};
+            p2p_send_ctl(m->src, &h, NULL, 0);
+        }
+        p2p_credit_return(m->src);
+        p2p_msg_free(m);
+        n++;
+    }
+    return n;
+}
+
+static void comm_free(p2p_comm_t *c)
+{
+    p2p->comms[c->id] = NULL;
+    c->magic = ORDO_MAGIC_DEAD;
+    free(c->send_seq);
+    free(c);
+}
+
+static inline ordo_status_t comm_resolve(ordo_comm_h h, p2p_comm_t **c_p)
+{
+    p2p_comm_t *c = h ? h : p2p->comms[0];
+    if (ORDO_UNLIKELY(c->magic != P2P_MAGIC_COMM))
+        return ORDO_ERR_INVALID_HANDLE;
+    *c_p = c;
+    return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_comm_create(const ordo_comm_params_t *params, ordo_comm_h *comm_p)
+{
+    ORDO_CHECK_INIT();
+    if (comm_p == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+    ordo_match_t match = ORDO_MATCH_ORDERED;
+    if (params && (params->field_mask & ~(uint64_t)ORDO_COMM_FIELD_MATCH))
+        return ORDO_ERR_INVALID_PARAM;
+    if (params && (params->field_mask & ORDO_COMM_FIELD_MATCH)) {
+        if ((unsigned)params->match > ORDO_MATCH_OVERTAKING)
+            return ORDO_ERR_INVALID_PARAM;
+        match = params->match;
+    }
+    p2p_comm_t *c;
+    ordo_status_t st = comm_new(match, &c);
+    if (st != ORDO_OK)
+        return st;
+    /* Once every rank has the context, none can receive a message for a
+     * context it does not know yet. */
+    st = ordo_ctx->boot->ops->barrier(ordo_ctx->boot);
+    if (st != ORDO_OK) {
+        p2p->ncomms--;
+        comm_free(c);
+        return st;
+    }
+    *comm_p = c;
+    return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_comm_destroy(ordo_comm_h comm)
+{
+    ORDO_CHECK_INIT();
+    if (comm == NULL)
+        return ORDO_ERR_INVALID_PARAM;   /* the world context lives until finalize */
+    p2p_comm_t *c;
+    ordo_status_t st = comm_resolve(comm, &c);
+    if (st != ORDO_OK)
+        return st;
+    if (c->posted_head) {
+        ordo_error("ordo_comm_destroy: receives are still posted on the context");
+        return ORDO_ERR_BUSY;
+    }
+    st = ordo_ctx->boot->ops->barrier(ordo_ctx->boot);
+    ordo_progress_once();
+    size_t n = comm_discard(c);
+    if (n)
+        ordo_warn("ordo_comm_destroy: %zu message(s) sent on the context were never "
+                  "received; discarded", n);
+    comm_free(c);
+    return st;
+}
+
+/* ------------------------------------------------------------- checks */
+
+static inline ordo_status_t check_peer(int rank, int any_ok)
+{
+    if (any_ok && rank == ORDO_ANY_SOURCE)
+        return ORDO_OK;
+    if (ORDO_UNLIKELY(rank < 0 || rank >= p2p->size)) {
+        ordo_error("rank %d is not in the job (0 .. %d)%s", rank, p2p->size - 1,
+                   any_ok ? " nor ORDO_ANY_SOURCE" : "");
+        return ORDO_ERR_INVALID_RANK;
+    }
+    if (ORDO_UNLIKELY(p2p_peer(rank)->dead))
+        return ORDO_ERR_PEER_DEAD;
+    return ORDO_OK;
+}
+
+static inline ordo_status_t check_tag(int tag, int any_ok)
+{
+    if (ORDO_LIKELY(tag >= 0) || (any_ok && tag == ORDO_ANY_TAG))
+        return ORDO_OK;
+    ordo_error("tag %d is invalid: tags are 0 .. ORDO_TAG_MAX%s", tag,
+               any_ok ? " or ORDO_ANY_TAG" : "");
+    return ORDO_ERR_INVALID_PARAM;
+}
+
+/* ------------------------------------------------------------- sending */
+
+ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t len, int dest,
+                                    int tag, ordo_request_h *req_p)
+{
+    ORDO_CHECK_INIT();
+    p2p_comm_t *c;
+    ordo_status_t st = comm_resolve(comm, &c);
+    if (ORDO_UNLIKELY(st != ORDO_OK))
+        return st;
+    if (ORDO_UNLIKELY((st = check_peer(dest, 0)) != ORDO_OK || (st = check_tag(tag, 0)) != ORDO_OK))
+        return st;
+    if (ORDO_UNLIKELY(req_p == NULL || (buf == NULL && len)))
+        return ORDO_ERR_INVALID_PARAM;
+    int proto = p2p_choose_proto(len);
+    p2p_peer_t *p = p2p_peer(dest);
+    if (ORDO_LIKELY(proto == PROTO_SHORT && p->sendq_head == NULL && p->credits)) {
+        /* the short path: one copy into the receiver's queue, nothing else */
+        ordo_tl_iface_t *f = ordo_iface_of(dest);
+        unsigned owed = p->owed > 0xffff ? 0xffff : p->owed;
+        p2p_hdr_t h = {.type = P2P_MSG, .proto = PROTO_SHORT, .credits = (uint16_t)owed,
+                       .comm = c->id, .tag = tag, .seq = c->send_seq[dest], .len = len};
+        if (ORDO_LIKELY(f->ops->am_short(f, dest, &h, sizeof(h), buf, len) == ORDO_OK)) {
+            p->owed -= owed;
+            p->credits--;
+            c->send_seq[dest]++;
+            p2p->stats.sends++;
+            p2p->stats.msgs_short++;
+            p2p->stats.bytes_sent += len;
+            *req_p = NULL;
+            return ORDO_OK;
+        }
+    }
+    p2p_req_t *r = req_alloc(P2P_SEND, c, dest, tag, (void *)buf, len);
+    if (r == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    r->proto = (uint8_t)proto;
+    r->seq = c->send_seq[dest]++;
+    st = p2p_send_start(r);
+    if (st != ORDO_OK) {   /* refused by the transport: the request finished with it */
+        ordo_request_h h = &r->super;
+        return ordo_request_wait(&h, NULL);
+    }
+    if (r->phase == PHASE_DONE) {
+        req_release(&r->super);
+        *req_p = NULL;
+        return ORDO_OK;
+    }
+    *req_p = &r->super;
+    return ORDO_INPROGRESS;
+}
+
+ORDO_API ordo_status_t ordo_send(ordo_comm_h comm, const void *buf, size_t len, int dest,
+                                 int tag)
+{
+    ordo_request_h req;
+    ordo_status_t st = ordo_send_nb(comm, buf, len, dest, tag, &req);
+    if (st != ORDO_INPROGRESS)
+        return st;
+    return ordo_request_wait(&req, NULL);
+}
+
+/* ----------------------------------------------------------- receiving */
+
+ORDO_API ordo_status_t ordo_recv_nb(ordo_comm_h comm, void *buf, size_t cap, int source,
+                                    int tag, ordo_request_h *req_p)
+{
+    ORDO_CHECK_INIT();
+    p2p_comm_t *c;
+    ordo_status_t st = comm_resolve(comm, &c);
+    if (ORDO_UNLIKELY(st != ORDO_OK))
+        return st;
+    if (ORDO_UNLIKELY((st = check_peer(source, 1)) != ORDO_OK ||
+                      (st = check_tag(tag, 1)) != ORDO_OK))
+        return st;
+    if (ORDO_UNLIKELY(req_p == NULL || (buf == NULL && cap)))
+        return ORDO_ERR_INVALID_PARAM;
+    p2p_req_t *r = req_alloc(P2P_RECV, c, source, tag, buf, cap);
+    if (r == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    p2p_msg_t *m = c->unexp_head ? p2p_unexpected_find(c, source, tag) : NULL;
+    if (m) {
+        p2p_unexpected_unlink(c, m);
+        p2p_deliver(r, m);
+        p2p_credit_return(m->src);
+        p2p_msg_free(m);
+    } else {
+        p2p_posted_append(c, r);
+    }
+    *req_p = &r->super;
+    return ORDO_INPROGRESS;
+}
+
+ORDO_API ordo_status_t ordo_recv(ordo_comm_h comm, void *buf, size_t cap, int source, int tag,
+                                 ordo_completion_t *info_p)
+{
+    ordo_request_h req;
+    ordo_status_t st = ordo_recv_nb(comm, buf, cap, source, tag, &req);
+    if (st != ORDO_INPROGRESS)
+        return st;
+    return ordo_request_wait(&req, info_p);
+}
+
+ORDO_API ordo_status_t ordo_probe_nb(ordo_comm_h comm, int source, int tag, int *flag_p,
+                                     ordo_completion_t *info_p)
+{
+    ORDO_CHECK_INIT();
+    p2p_comm_t *c;
+    ordo_status_t st = comm_resolve(comm, &c);
+    if (st != ORDO_OK)
+        return st;
+    if ((st = check_peer(source, 1)) != ORDO_OK || (st = check_tag(tag, 1)) != ORDO_OK)
+        return st;
+    if (flag_p == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+    ordo_progress_once();
+    p2p_msg_t *m = p2p_unexpected_find(c, source, tag);
+    *flag_p = m != NULL;
+    if (m && info_p) {
+        memset(info_p, 0, sizeof(*info_p));
+        info_p->source = m->src;
+        info_p->tag = m->tag;
+        info_p->length = info_p->msg_length = m->len;
+        info_p->seq = m->seq;
+    }
+    if (m == NULL && source != ORDO_ANY_SOURCE && p2p_peer(source)->dead)
+        return ORDO_ERR_PEER_DEAD;
+    return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_probe(ordo_comm_h comm, int source, int tag,
+                                  ordo_completion_t *info_p)
+{
+    int flag = 0;
+    ordo_status_t st;
+    while ((st = ordo_probe_nb(comm, source, tag, &flag, info_p)) == ORDO_OK && !flag)
+        ;
+    return st;
+}
+
+/* ------------------------------------------------------------ the layer */
+
+static void check_health(void)
+{
+    for (int r = 0; r < p2p->size; r++)
+        if (ORDO_UNLIKELY(ordo_boot_rank_dead(ordo_ctx->boot, r)) && !p2p_peer(r)->dead) {
+            ordo_error("rank %d died: failing the two-sided operations that need it", r);
+            p2p_fail_peer(r);
+        }
+}
+
+static unsigned p2p_progress(void)
+{
+    unsigned n = 0;
+    if (p2p->queued)
+        n = p2p_progress_queues();
+    /* A dead peer is noticed within a few hundred idle passes; checking
+     * costs a load per rank. */
+    if (n == 0 && (++p2p->tick & 255) == 0 && p2p->active)
+        check_health();
+    return n;
+}
+
+static ordo_status_t p2p_init(void)
+{
+    p2p = calloc(1, sizeof(*p2p));
+    if (p2p == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    p2p->rank = ordo_ctx->rank;
+    p2p->size = ordo_ctx->size;
+    ordo_tl_am_limits(p2p->size, &p2p->lim);
+    p2p->single_copy = ordo_config.single_copy != ORDO_SINGLE_COPY_OFF;
+    p2p->peers = calloc((size_t)p2p->size, sizeof(*p2p->peers));
+    if (p2p->peers == NULL)
+        goto err;
+    for (int r = 0; r < p2p->size; r++) {
+        ordo_tl_iface_t *f = ordo_iface_of(r);
+        if (!(f->ops->caps & ORDO_TL_CAP_AM)) {
+            ordo_error("transport %s reaches rank %d but has no active messages: "
+                       "two-sided messaging needs them", f->ops->name, r);
+            goto err;
+        }
+        p2p->peers[r].credits = p2p->lim.credits;
+    }
+    for (int i = 0; i < ordo_ctx->n_ifaces; i++) {
+        ordo_ctx->ifaces[i]->am_handler = p2p_am_handler;
+        ordo_ctx->ifaces[i]->am_arg = NULL;
+    }
+    p2p_comm_t *world;
+    if (comm_new(ORDO_MATCH_ORDERED, &world) != ORDO_OK)
+        goto err;
+    return ORDO_OK;
+err:
+    free(p2p->peers);
+    free(p2p);
+    p2p = NULL;
+    return ORDO_ERR_NO_MEMORY;
+}
+
+static ordo_status_t p2p_quiesce(void)
+{
+    /* Answers peers still wait for (FIN, CTS, credits) go out before we
+     * leave; what the program left unfinished is its own error. */
+    unsigned spins = 0;
+    while (p2p->queued) {
+        ordo_progress_once();
+        if ((++spins & 1023) == 0)
+            check_health();
+    }
+    return ORDO_OK;
+}
+
+static void p2p_fini(void)
+{
+    for (uint32_t i = 0; i < p2p->ncomms; i++) {
+        p2p_comm_t *c = p2p->comms[i];
+        if (c == NULL)
+            continue;
+        while (c->unexp_head) {
+            p2p_msg_t *m = c->unexp_head;
+            p2p_unexpected_unlink(c, m);
+            p2p_msg_free(m);
+        }
+        comm_free(c);
+    }
+    for (int r = 0; r < p2p->size; r++) {
+        p2p_peer_t *p = p2p_peer(r);
+        while (p->early) {
+            p2p_msg_t *m = p->early;
+            p->early = m->next;
+            p2p_msg_free(m);
+        }
+        while (p->ctl_head) {
+            p2p_ctl_t *q = p->ctl_head;
+            p->ctl_head = q->next;
+            free(q);
+        }
+    }
+    while (p2p->active) {   /* requests the program never finished */
+        p2p_req_t *r = p2p->active;
+        p2p_active_unlink(r);
+        ordo_tl_iface_t *f = ordo_iface_of(r->kind == P2P_SEND ? r->peer : ORDO_MAX(r->rsrc, 0));
+        if (r->rkey)
+            f->ops->rkey_close(f, r->rkey);
+        if (r->mem)
+            f->ops->mem_release(f, r->mem);
+        free(r);
+    }
+    while (p2p->free_reqs) {
+        p2p_req_t *r = p2p->free_reqs;
+        p2p->free_reqs = r->qnext;
+        free(r);
+    }
+    while (p2p->free_msgs) {
+        p2p_msg_t *m = p2p->free_msgs;
+        p2p->free_msgs = m->next;
+        free(m);
+    }
+    while (p2p->free_ctls) {
+        p2p_ctl_t *q = p2p->free_ctls;
+        p2p->free_ctls = q->next;
+        free(q);
+    }
+    free(p2p->comms);
+    free(p2p->peers);
+    free(p2p);
+    p2p = NULL;
+}
+
+static void p2p_stats(ordo_stats_t *sum)
+{
+    const ordo_stats_t *s = &p2p->stats;
+    sum->sends += s->sends;
+    sum->recvs += s->recvs;
+    sum->bytes_sent += s->bytes_sent;
+    sum->bytes_received += s->bytes_received;
+    sum->msgs_short += s->msgs_short;
+    sum->msgs_eager += s->msgs_eager;
+    sum->msgs_rget += s->msgs_rget;
+    sum->msgs_rput += s->msgs_rput;
+    sum->msgs_pipelined += s->msgs_pipelined;
+    sum->msgs_unexpected += s->msgs_unexpected;
+    sum->msgs_early += s->msgs_early;
+    sum->credit_stalls += s->credit_stalls;
+}
+
+const ordo_layer_t ordo_p2p_layer = {
+    .name = "two-sided",
+    .init = p2p_init,
+    .progress = p2p_progress,
+    .quiesce = p2p_quiesce,
+    .fini = p2p_fini,
+    .stats = p2p_stats,
+};

@@ -1,0 +1,163 @@
+/* Two-sided messaging: matching contexts, the matching engine and the
+ * protocols.  Reaches transports only through tl/tl.h (active messages for
+ * headers and small payloads, rkeys and put/get for rendezvous).
+ *
+ * Every message carries a per (context, sender, receiver) sequence number.
+ * An ordered context hands arrived messages to matching strictly in that
+ * order (holding early ones back), so MPI's non-overtaking rule survives a
+ * transport that reorders; an overtaking one matches them as they come.
+ *
+ * Flow control: a sender may have at most `credits` sequenced messages
+ * (short, eager, rendezvous requests) at a receiver that the receiver has
+ * not yet matched; the receiver gives credits back as it matches them
+ * (piggybacked on any message it sends, or in a credit message).  So the
+ * receiver's unexpected and early memory is bounded, and a sender that hit
+ * the bound is held back, never dropped. */
+#ifndef ORDO_P2P_H
+#define ORDO_P2P_H
+
+#include "../core/core.h"
+#include "../base/config.h"
+
+enum p2p_type { P2P_MSG = 1, P2P_RTS, P2P_CTS, P2P_FIN, P2P_FRAG, P2P_CREDIT };
+/* Wire values; PIPE is rendezvous data pushed through bounce buffers when no
+ * single copy is possible (or when eager is forced for a large message). */
+enum p2p_proto { PROTO_SHORT = 1, PROTO_EAGER, PROTO_RGET, PROTO_RPUT, PROTO_PIPE };
+
+typedef struct p2p_hdr {
+    uint8_t  type;      /* p2p_type */
+    uint8_t  proto;     /* p2p_proto */
+    uint16_t credits;   /* credits handed back to the receiver of this header */
+    uint32_t comm;      /* context id */
+    int32_t  tag;       /* MSG/RTS: tag; FIN: status */
+    uint32_t seq;       /* MSG/RTS: sequence number */
+    uint64_t len;       /* MSG/RTS: message length; CTS: bytes accepted; FRAG: offset */
+    uint64_t sreq;      /* the sender's request */
+    uint64_t rreq;      /* the receiver's request */
+} p2p_hdr_t;
+
+/* A message that arrived and waits: ahead of its sequence (early) or for a
+ * receive (unexpected).  On the stack while it is being matched at once. */
+typedef struct p2p_msg {
+    struct p2p_msg *next, *prev;
+    int             src;
+    uint32_t        comm;
+    int32_t         tag;
+    uint32_t        seq;
+    uint8_t         proto;
+    uint8_t         owned;      /* a kept record (else on the stack) */
+    uint64_t        len;
+    uint64_t        sreq;
+    void           *data;       /* payload (short, eager) or buffer description (RTS) */
+    size_t          datalen;
+    void           *desc;       /* bounce buffer kept, or NULL */
+    size_t          room;       /* bytes of inline[] */
+    char            inline_data[];
+} p2p_msg_t;
+
+enum p2p_kind { P2P_SEND = 1, P2P_RECV = 2 };
+enum p2p_phase {
+    PHASE_QUEUED = 1,   /* send: waiting for credits or queue space */
+    PHASE_POSTED,       /* recv: in the posted queue */
+    PHASE_RNDV,         /* waiting for the peer's CTS or FIN */
+    PHASE_DATA,         /* single-copy transfer in flight */
+    PHASE_FRAGS,        /* pushing / receiving bounce-buffer fragments */
+    PHASE_DONE
+};
+
+typedef struct ordo_comm p2p_comm_t;
+
+typedef struct p2p_req {
+    struct ordo_request super;
+    uint8_t         kind, proto, phase;
+    p2p_comm_t     *comm;
+    int             peer;        /* send: dest; recv: the source asked for (or ANY) */
+    int             rsrc;        /* recv: the source it matched */
+    int32_t         tag;
+    uint32_t        seq;
+    void           *buf;
+    size_t          len;         /* send: length; recv: capacity */
+    size_t          deliver;     /* bytes that move (the smaller of message and buffer) */
+    size_t          moved;       /* fragments pushed / arrived */
+    uint64_t        peer_req;
+    ordo_tl_mem_t  *mem;
+    ordo_tl_rkey_t *rkey;
+    struct p2p_req *qnext, *qprev;   /* posted queue, or a peer's send / pipe queue */
+    struct p2p_req *anext, *aprev;   /* every unfinished request */
+} p2p_req_t;
+
+struct ordo_comm {
+    uint32_t      magic;
+    uint32_t      id;
+    ordo_match_t  match;
+    uint32_t     *send_seq;      /* per destination */
+    uint32_t     *recv_seq;      /* per source: next in order */
+    p2p_req_t    *posted_head, *posted_tail;
+    p2p_msg_t    *unexp_head, *unexp_tail;
+};
+
+/* A control message that found the peer's queue full. */
+typedef struct p2p_ctl {
+    struct p2p_ctl *next;
+    p2p_hdr_t       hdr;
+    size_t          bloblen;
+    char            blob[ORDO_TL_BLOB_MAX];
+} p2p_ctl_t;
+
+typedef struct p2p_peer {
+    unsigned    credits;         /* sequenced messages we may still send */
+    unsigned    owed;            /* credits we owe the peer */
+    p2p_req_t  *sendq_head, *sendq_tail;
+    p2p_req_t  *pipe_head, *pipe_tail;
+    p2p_ctl_t  *ctl_head, *ctl_tail;
+    p2p_msg_t  *early;           /* arrived ahead of sequence (ordered contexts) */
+    int         dead;
+} p2p_peer_t;
+
+#define P2P_MAGIC_COMM 0x434f4d4du  /* "COMM" */
+#define P2P_SMALL_ROOM 256          /* inline bytes of pooled message records */
+
+typedef struct p2p_state {
+    int                  rank, size;
+    ordo_tl_am_limits_t  lim;
+    int                  single_copy;   /* rendezvous may use rkeys */
+    p2p_peer_t          *peers;
+    p2p_comm_t         **comms;
+    uint32_t             ncomms, capcomms;
+    p2p_req_t           *free_reqs;
+    p2p_msg_t           *free_msgs;     /* records with P2P_SMALL_ROOM */
+    p2p_ctl_t           *free_ctls;
+    p2p_req_t           *active;
+    unsigned             queued;        /* peers' sendq + pipeq + ctlq entries */
+    unsigned             tick;
+    ordo_stats_t         stats;
+} p2p_state_t;
+
+extern p2p_state_t *p2p;
+
+static inline p2p_peer_t *p2p_peer(int rank) { return &p2p->peers[rank]; }
+
+/* match.c */
+ordo_status_t p2p_incoming(int src, const p2p_hdr_t *h, void *payload, size_t plen,
+                           void *desc);
+p2p_msg_t    *p2p_unexpected_find(p2p_comm_t *c, int src, int tag);
+void          p2p_unexpected_unlink(p2p_comm_t *c, p2p_msg_t *m);
+void          p2p_msg_free(p2p_msg_t *m);
+void          p2p_posted_append(p2p_comm_t *c, p2p_req_t *r);
+void          p2p_posted_unlink(p2p_comm_t *c, p2p_req_t *r);
+void          p2p_credit_return(int src);
+
+/* proto.c */
+int           p2p_choose_proto(size_t len);
+ordo_status_t p2p_send_start(p2p_req_t *r);
+void          p2p_deliver(p2p_req_t *r, p2p_msg_t *m);
+ordo_status_t p2p_am_handler(void *arg, int src, void *data, size_t len, void *desc);
+unsigned      p2p_progress_queues(void);
+void          p2p_send_ctl(int peer, p2p_hdr_t *h, const void *blob, size_t bloblen);
+void          p2p_fail_peer(int rank);
+
+/* p2p.c */
+void p2p_req_done(p2p_req_t *r, ordo_status_t st);
+void p2p_active_unlink(p2p_req_t *r);
+
+#endif

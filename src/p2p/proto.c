@@ -1,0 +1,537 @@
+/* The four protocols and the control messages that drive them.
+ *
+ *  short  header and payload inline in the receiver's queue
+ *  eager  payload through a bounce buffer in the receiver's mailbox
+ *  rget   a request-to-send carries the sender's buffer description; the
+ *         receiver pulls with a single copy after matching, then sends FIN
+ *  rput   the receiver answers (CTS) with its buffer; the sender pushes with
+ *         a single copy, then sends FIN
+ *  pipe   the fallback of both rendezvous when no single copy is possible
+ *         (ORDO_SINGLE_COPY=off, the kernel refused, or eager forced for a
+ *         message larger than a bounce buffer): after CTS the sender pushes
+ *         the data in bounce-buffer fragments into the matched receive. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2p.h"
+#include "../base/log.h"
+
+static inline uint16_t take_owed(p2p_peer_t *p)
+{
+    unsigned n = p->owed > 0xffff ? 0xffff : p->owed;
+    p->owed -= n;
+    return (uint16_t)n;
+}
+
+int p2p_choose_proto(size_t len)
+{
+    const ordo_tl_am_limits_t *l = &p2p->lim;
+    int rndv = ordo_config.rndv == ORDO_RNDV_PUT ? PROTO_RPUT : PROTO_RGET;
+    switch (ordo_config.p2p_protocol) {
+    case ORDO_PROTO_SHORT:
+        return len <= l->short_max ? PROTO_SHORT : len <= l->eager_max ? PROTO_EAGER : rndv;
+    case ORDO_PROTO_EAGER:
+        return len <= l->eager_max ? PROTO_EAGER : PROTO_PIPE;
+    case ORDO_PROTO_RGET:
+        return PROTO_RGET;
+    case ORDO_PROTO_RPUT:
+        return PROTO_RPUT;
+    default:
+        return len <= l->short_max ? PROTO_SHORT : len <= l->eager_max ? PROTO_EAGER : rndv;
+    }
+}
+
+/* ------------------------------------------------------ control messages */
+
+void p2p_send_ctl(int peer, p2p_hdr_t *h, const void *blob, size_t bloblen)
+{
+    p2p_peer_t *p = p2p_peer(peer);
+    if (p->dead)
+        return;
+    if (p->ctl_head == NULL) {
+        ordo_tl_iface_t *f = ordo_iface_of(peer);
+        uint16_t owed = take_owed(p);
+        h->credits = owed;
+        ordo_status_t st = f->ops->am_short(f, peer, h, sizeof(*h), blob, bloblen);
+        if (ORDO_LIKELY(st == ORDO_OK))
+            return;
+        p->owed += owed;
+        if (st != ORDO_ERR_BUSY) {
+            ordo_error("control message to rank %d failed: %s", peer, ordo_status_string(st));
+            return;
+        }
+    }
+    if (h->type == P2P_CREDIT) {
+        /* Any later message carries the credits; one bare credit message
+         * in the queue is enough. */
+        for (p2p_ctl_t *q = p->ctl_head; q; q = q->next)
+            if (q->hdr.type == P2P_CREDIT)
+                return;
+    }
+    p2p_ctl_t *q = p2p->free_ctls;
+    if (q)
+        p2p->free_ctls = q->next;
+    else if ((q = malloc(sizeof(*q))) == NULL) {
+        ordo_error("out of memory queueing a control message to rank %d", peer);
+        return;
+    }
+    q->hdr = *h;
+    q->bloblen = bloblen;
+    if (bloblen)
+        memcpy(q->blob, blob, bloblen);
+    q->next = NULL;
+    if (p->ctl_tail) p->ctl_tail->next = q; else p->ctl_head = q;
+    p->ctl_tail = q;
+    p2p->queued++;
+}
+
+static unsigned flush_ctls(int peer, p2p_peer_t *p)
+{
+    unsigned n = 0;
+    ordo_tl_iface_t *f = ordo_iface_of(peer);
+    while (p->ctl_head) {
+        p2p_ctl_t *q = p->ctl_head;
+        uint16_t owed = take_owed(p);
+        q->hdr.credits = owed;
+        ordo_status_t st = f->ops->am_short(f, peer, &q->hdr, sizeof(q->hdr), q->blob,
+                                            q->bloblen);
+        if (st == ORDO_ERR_BUSY) {
+            p->owed += owed;
+            break;
+        }
+        p->ctl_head = q->next;
+        if (p->ctl_head == NULL)
+            p->ctl_tail = NULL;
+        q->next = p2p->free_ctls;
+        p2p->free_ctls = q;
+        p2p->queued--;
+        n++;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------- sending */
+
+static void queue_append(p2p_req_t **head, p2p_req_t **tail, p2p_req_t *r)
+{
+    r->qnext = NULL;
+    r->qprev = *tail;
+    if (*tail) (*tail)->qnext = r; else *head = r;
+    *tail = r;
+    p2p->queued++;
+}
+
+static void queue_unlink(p2p_req_t **head, p2p_req_t **tail, p2p_req_t *r)
+{
+    if (r->qprev) r->qprev->qnext = r->qnext; else *head = r->qnext;
+    if (r->qnext) r->qnext->qprev = r->qprev; else *tail = r->qprev;
+    r->qnext = r->qprev = NULL;
+    p2p->queued--;
+}
+
+/* Send the sequenced part of r (the message, or its request-to-send).
+ * ORDO_ERR_BUSY: no room now. */
+static ordo_status_t send_sequenced(p2p_req_t *r)
+{
+    int dest = r->peer;
+    p2p_peer_t *p = p2p_peer(dest);
+    ordo_tl_iface_t *f = ordo_iface_of(dest);
+    p2p_hdr_t h = {.type = P2P_MSG, .proto = r->proto, .comm = r->comm->id, .tag = r->tag,
+                   .seq = r->seq, .len = r->len, .sreq = (uint64_t)(uintptr_t)r};
+    uint16_t owed = take_owed(p);
+    h.credits = owed;
+    ordo_status_t st;
+    switch (r->proto) {
+    case PROTO_SHORT:
+        st = f->ops->am_short(f, dest, &h, sizeof(h), r->buf, r->len);
+        break;
+    case PROTO_EAGER:
+        st = f->ops->am_bcopy(f, dest, &h, sizeof(h), r->buf, r->len);
+        if (st == ORDO_ERR_BUSY && ordo_config.p2p_protocol == ORDO_PROTO_AUTO) {
+            /* Every bounce buffer is taken (unexpected messages hold them):
+             * a rendezvous needs none, and keeps the sender going. */
+            r->proto = ordo_config.rndv == ORDO_RNDV_PUT ? PROTO_RPUT : PROTO_RGET;
+            p->owed += owed;
+            return send_sequenced(r);
+        }
+        break;
+    default: {
+        char blob[ORDO_TL_BLOB_MAX];
+        size_t bloblen = 0;
+        h.type = P2P_RTS;
+        if (r->proto == PROTO_RGET && p2p->single_copy && r->len) {
+            if (r->mem)   /* exposed on an attempt that found the queue full */
+                f->ops->mem_release(f, r->mem);
+            ordo_tl_mem_params_t mp = {.addr = r->buf, .size = r->len, .memfd = -1};
+            if (f->ops->mem_expose(f, &mp, &r->mem, blob, &bloblen) != ORDO_OK) {
+                r->mem = NULL;
+                bloblen = 0;   /* the receiver falls back to the pipeline */
+            }
+        }
+        st = f->ops->am_short(f, dest, &h, sizeof(h), blob, bloblen);
+        if (st == ORDO_OK)
+            r->phase = PHASE_RNDV;
+        break;
+    }
+    }
+    if (st != ORDO_OK) {
+        p->owed += owed;
+        return st;
+    }
+    p->credits--;
+    p2p->stats.sends++;
+    p2p->stats.bytes_sent += r->len;
+    switch (r->proto) {
+    case PROTO_SHORT: p2p->stats.msgs_short++; break;
+    case PROTO_EAGER: p2p->stats.msgs_eager++; break;
+    case PROTO_RGET:  p2p->stats.msgs_rget++; break;
+    case PROTO_RPUT:  p2p->stats.msgs_rput++; break;
+    default:          p2p->stats.msgs_pipelined++; break;
+    }
+    if (r->proto == PROTO_SHORT || r->proto == PROTO_EAGER)
+        p2p_req_done(r, ORDO_OK);
+    return ORDO_OK;
+}
+
+ordo_status_t p2p_send_start(p2p_req_t *r)
+{
+    p2p_peer_t *p = p2p_peer(r->peer);
+    if (p->sendq_head == NULL && p->credits > 0) {
+        ordo_status_t st = send_sequenced(r);
+        if (st != ORDO_ERR_BUSY)
+            return st;
+    } else if (p->credits == 0) {
+        p2p->stats.credit_stalls++;
+    }
+    r->phase = PHASE_QUEUED;
+    queue_append(&p->sendq_head, &p->sendq_tail, r);
+    return ORDO_OK;
+}
+
+static unsigned flush_sends(p2p_peer_t *p)
+{
+    unsigned n = 0;
+    while (p->sendq_head && p->credits > 0) {
+        p2p_req_t *r = p->sendq_head;
+        queue_unlink(&p->sendq_head, &p->sendq_tail, r);
+        ordo_status_t st = send_sequenced(r);
+        if (st == ORDO_ERR_BUSY) {
+            /* back at the head, keeping the order */
+            r->qprev = NULL;
+            r->qnext = p->sendq_head;
+            if (p->sendq_head) p->sendq_head->qprev = r; else p->sendq_tail = r;
+            p->sendq_head = r;
+            p2p->queued++;
+            break;
+        }
+        if (st != ORDO_OK)
+            p2p_req_done(r, st);
+        n++;
+    }
+    return n;
+}
+
+/* Push fragments of senders in the pipeline. */
+static unsigned flush_pipes(int peer, p2p_peer_t *p)
+{
+    unsigned n = 0;
+    ordo_tl_iface_t *f = ordo_iface_of(peer);
+    size_t frag = p2p->lim.eager_max;
+    while (p->pipe_head) {
+        p2p_req_t *r = p->pipe_head;
+        while (r->moved < r->deliver) {
+            size_t len = ORDO_MIN(frag, r->deliver - r->moved);
+            p2p_hdr_t h = {.type = P2P_FRAG, .len = r->moved, .rreq = r->peer_req};
+            uint16_t owed = take_owed(p);
+            h.credits = owed;
+            ordo_status_t st = f->ops->am_bcopy(f, peer, &h, sizeof(h),
+                                                (char *)r->buf + r->moved, len);
+            if (st != ORDO_OK) {
+                p->owed += owed;
+                if (st == ORDO_ERR_BUSY)
+                    return n;
+                queue_unlink(&p->pipe_head, &p->pipe_tail, r);
+                p2p_req_done(r, st);
+                goto next;
+            }
+            r->moved += len;
+            n++;
+        }
+        queue_unlink(&p->pipe_head, &p->pipe_tail, r);
+        p2p_req_done(r, ORDO_OK);
+    next:;
+    }
+    return n;
+}
+
+static void pipe_start(p2p_req_t *r)
+{
+    p2p_peer_t *p = p2p_peer(r->peer);
+    r->phase = PHASE_FRAGS;
+    r->moved = 0;
+    queue_append(&p->pipe_head, &p->pipe_tail, r);
+    flush_pipes(r->peer, p);
+}
+
+unsigned p2p_progress_queues(void)
+{
+    unsigned n = 0;
+    for (int r = 0; r < p2p->size && p2p->queued; r++) {
+        p2p_peer_t *p = p2p_peer(r);
+        if (p->ctl_head)
+            n += flush_ctls(r, p);
+        if (p->pipe_head)
+            n += flush_pipes(r, p);
+        if (p->sendq_head)
+            n += flush_sends(p);
+    }
+    return n;
+}
+
+/* ----------------------------------------------------------- receiving */
+
+static void recv_finish(p2p_req_t *r, ordo_status_t st)
+{
+    r->super.info.length = r->deliver;
+    if (st == ORDO_OK && r->super.info.msg_length > r->deliver)
+        st = ORDO_ERR_TRUNCATED;
+    if (st == ORDO_OK || st == ORDO_ERR_TRUNCATED) {
+        p2p->stats.recvs++;
+        p2p->stats.bytes_received += r->deliver;
+    }
+    p2p_req_done(r, st);
+}
+
+static void rget_done(ordo_tl_comp_t *comp, ordo_status_t st)
+{
+    p2p_req_t *r = ordo_container_of(comp, p2p_req_t, super.comp);
+    ordo_tl_iface_t *f = ordo_iface_of(r->rsrc);
+    f->ops->rkey_close(f, r->rkey);
+    r->rkey = NULL;
+    p2p_hdr_t h = {.type = P2P_FIN, .tag = st, .sreq = r->peer_req};
+    p2p_send_ctl(r->rsrc, &h, NULL, 0);
+    recv_finish(r, st);
+}
+
+static void start_rendezvous_recv(p2p_req_t *r, p2p_msg_t *m)
+{
+    int src = m->src;
+    ordo_tl_iface_t *f = ordo_iface_of(src);
+    r->proto = m->proto;
+    r->peer_req = m->sreq;
+    if (r->deliver == 0) {
+        /* nothing to move (empty buffer): the sender is done too */
+        p2p_hdr_t h = {.type = P2P_FIN, .tag = ORDO_OK, .sreq = m->sreq};
+        p2p_send_ctl(src, &h, NULL, 0);
+        recv_finish(r, ORDO_OK);
+        return;
+    }
+    if (m->proto == PROTO_RGET && m->datalen > 0 && p2p->single_copy) {
+        ordo_status_t st = f->ops->rkey_open(f, src, m->data, m->datalen, &r->rkey);
+        if (st == ORDO_OK) {
+            r->phase = PHASE_DATA;
+            r->super.comp.func = rget_done;
+            st = f->ops->get(f, r->rkey, 0, r->buf, r->deliver, &r->super.comp);
+            if (st != ORDO_INPROGRESS)
+                rget_done(&r->super.comp, st);
+            return;
+        }
+        ordo_debug("single copy from rank %d refused (%s): pipelining instead", src,
+                   ordo_status_string(st));
+    }
+    p2p_hdr_t h = {.type = P2P_CTS, .proto = PROTO_PIPE, .len = r->deliver, .sreq = m->sreq,
+                   .rreq = (uint64_t)(uintptr_t)r};
+    char blob[ORDO_TL_BLOB_MAX];
+    size_t bloblen = 0;
+    if (m->proto == PROTO_RPUT && p2p->single_copy) {
+        ordo_tl_mem_params_t mp = {.addr = r->buf, .size = r->deliver, .memfd = -1};
+        if (f->ops->mem_expose(f, &mp, &r->mem, blob, &bloblen) == ORDO_OK)
+            h.proto = PROTO_RPUT;
+        else
+            r->mem = NULL, bloblen = 0;
+    }
+    r->phase = h.proto == PROTO_RPUT ? PHASE_RNDV : PHASE_FRAGS;
+    r->moved = 0;
+    p2p_send_ctl(src, &h, blob, bloblen);
+}
+
+void p2p_deliver(p2p_req_t *r, p2p_msg_t *m)
+{
+    r->rsrc = m->src;
+    r->super.info.source = m->src;
+    r->super.info.tag = m->tag;
+    r->super.info.seq = m->seq;
+    r->super.info.msg_length = m->len;
+    r->deliver = ORDO_MIN(m->len, r->len);
+    if (m->proto == PROTO_SHORT || m->proto == PROTO_EAGER) {
+        if (r->deliver)
+            memcpy(r->buf, m->data, r->deliver);
+        recv_finish(r, ORDO_OK);
+        return;
+    }
+    start_rendezvous_recv(r, m);
+}
+
+/* ------------------------------------------------ rendezvous, sender side */
+
+static void rput_done(ordo_tl_comp_t *comp, ordo_status_t st)
+{
+    p2p_req_t *r = ordo_container_of(comp, p2p_req_t, super.comp);
+    ordo_tl_iface_t *f = ordo_iface_of(r->peer);
+    f->ops->rkey_close(f, r->rkey);
+    r->rkey = NULL;
+    p2p_hdr_t h = {.type = P2P_FIN, .tag = st, .rreq = r->peer_req};
+    p2p_send_ctl(r->peer, &h, NULL, 0);
+    p2p_req_done(r, st);
+}
+
+static void on_cts(int src, const p2p_hdr_t *h, void *blob, size_t bloblen)
+{
+    p2p_req_t *r = (p2p_req_t *)(uintptr_t)h->sreq;
+    if (r->phase != PHASE_RNDV || r->peer != src)
+        return;   /* the send already failed (peer declared dead) */
+    r->peer_req = h->rreq;
+    r->deliver = ORDO_MIN((size_t)h->len, r->len);
+    if (r->mem) {   /* exposed for a get the receiver could not do */
+        ordo_tl_iface_t *f = ordo_iface_of(src);
+        f->ops->mem_release(f, r->mem);
+        r->mem = NULL;
+    }
+    if (h->proto == PROTO_RPUT && bloblen) {
+        ordo_tl_iface_t *f = ordo_iface_of(src);
+        ordo_status_t st = f->ops->rkey_open(f, src, blob, bloblen, &r->rkey);
+        if (st == ORDO_OK) {
+            r->phase = PHASE_DATA;
+            r->super.comp.func = rput_done;
+            st = f->ops->put(f, r->rkey, 0, r->buf, r->deliver, &r->super.comp);
+            if (st != ORDO_INPROGRESS)
+                rput_done(&r->super.comp, st);
+            return;
+        }
+        /* Fragments instead: the receiver takes the first one as the
+         * sign to give up its exposed buffer. */
+        ordo_debug("single copy to rank %d refused: pipelining instead", src);
+    }
+    pipe_start(r);
+}
+
+static void on_fin(const p2p_hdr_t *h)
+{
+    if (h->sreq) {   /* to the sender: the receiver has the data */
+        p2p_req_t *r = (p2p_req_t *)(uintptr_t)h->sreq;
+        if (r->phase != PHASE_RNDV)
+            return;
+        if (r->mem) {
+            ordo_tl_iface_t *f = ordo_iface_of(r->peer);
+            f->ops->mem_release(f, r->mem);
+            r->mem = NULL;
+        }
+        p2p_req_done(r, (ordo_status_t)h->tag);
+    } else {         /* to the receiver: the sender put the data */
+        p2p_req_t *r = (p2p_req_t *)(uintptr_t)h->rreq;
+        if (r->phase != PHASE_RNDV)
+            return;
+        if (r->mem) {
+            ordo_tl_iface_t *f = ordo_iface_of(r->rsrc);
+            f->ops->mem_release(f, r->mem);
+            r->mem = NULL;
+        }
+        recv_finish(r, (ordo_status_t)h->tag);
+    }
+}
+
+static void on_frag(const p2p_hdr_t *h, const void *data, size_t len)
+{
+    p2p_req_t *r = (p2p_req_t *)(uintptr_t)h->rreq;
+    if (r->phase == PHASE_RNDV && r->mem) {
+        /* the sender could not put into our exposed buffer: fragments come */
+        ordo_tl_iface_t *f = ordo_iface_of(r->rsrc);
+        f->ops->mem_release(f, r->mem);
+        r->mem = NULL;
+        r->phase = PHASE_FRAGS;
+    }
+    if (r->phase != PHASE_FRAGS)
+        return;
+    size_t off = (size_t)h->len;
+    if (off < r->deliver)
+        memcpy((char *)r->buf + off, data, ORDO_MIN(len, r->deliver - off));
+    r->moved += len;
+    if (r->moved >= r->deliver)
+        recv_finish(r, ORDO_OK);
+}
+
+/* ----------------------------------------------------- the AM handler */
+
+ordo_status_t p2p_am_handler(void *arg, int src, void *data, size_t len, void *desc)
+{
+    (void)arg;
+    const p2p_hdr_t *h = data;
+    void *payload = (char *)data + sizeof(*h);
+    size_t plen = len - sizeof(*h);
+    if (h->credits)
+        p2p_peer(src)->credits += h->credits;
+    switch (h->type) {
+    case P2P_MSG:
+    case P2P_RTS:
+        return p2p_incoming(src, h, payload, plen, desc);
+    case P2P_CTS:
+        on_cts(src, h, payload, plen);
+        return ORDO_OK;
+    case P2P_FIN:
+        on_fin(h);
+        return ORDO_OK;
+    case P2P_FRAG:
+        on_frag(h, payload, plen);
+        return ORDO_OK;
+    case P2P_CREDIT:
+        return ORDO_OK;
+    }
+    ordo_warn("unknown two-sided message type %u from rank %d", h->type, src);
+    return ORDO_OK;
+}
+
+/* --------------------------------------------------------- dead peers */
+
+void p2p_fail_peer(int rank)
+{
+    p2p_peer_t *p = p2p_peer(rank);
+    if (p->dead)
+        return;
+    p->dead = 1;
+    while (p->ctl_head) {
+        p2p_ctl_t *q = p->ctl_head;
+        p->ctl_head = q->next;
+        q->next = p2p->free_ctls;
+        p2p->free_ctls = q;
+        p2p->queued--;
+    }
+    p->ctl_tail = NULL;
+    while (p->sendq_head) {
+        p2p_req_t *r = p->sendq_head;
+        queue_unlink(&p->sendq_head, &p->sendq_tail, r);
+        p2p_req_done(r, ORDO_ERR_PEER_DEAD);
+    }
+    while (p->pipe_head) {
+        p2p_req_t *r = p->pipe_head;
+        queue_unlink(&p->pipe_head, &p->pipe_tail, r);
+        p2p_req_done(r, ORDO_ERR_PEER_DEAD);
+    }
+    /* Receives that wait for this rank: posted for it (or for any rank, as
+     * MPI's fault-tolerance proposal does, since it might have been the one
+     * to send), or matched to its rendezvous. */
+    p2p_req_t *r = p2p->active, *next;
+    for (; r; r = next) {
+        next = r->anext;
+        if (r->kind == P2P_SEND) {
+            if (r->peer == rank && r->phase == PHASE_RNDV)
+                p2p_req_done(r, ORDO_ERR_PEER_DEAD);
+        } else if (r->phase == PHASE_POSTED) {
+            if (r->peer == rank || r->peer == ORDO_ANY_SOURCE) {
+                p2p_posted_unlink(r->comm, r);
+                p2p_req_done(r, ORDO_ERR_PEER_DEAD);
+            }
+        } else if (r->rsrc == rank && (r->phase == PHASE_RNDV || r->phase == PHASE_FRAGS)) {
+            p2p_req_done(r, ORDO_ERR_PEER_DEAD);
+        }
+    }
+}

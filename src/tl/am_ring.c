@@ -1,0 +1,200 @@
+#include "am_ring.h"
+
+#include <string.h>
+
+#include "../base/compiler.h"
+
+enum { REC_DATA = 1, REC_BCOPY = 2, REC_WRAP = 3 };
+
+#define REC_HDR   16u
+#define LINE      ORDO_CACHE_LINE
+
+typedef struct am_rec {
+    _Atomic uint64_t stamp;   /* position + 1 once the record is complete */
+    uint32_t         len;
+    uint16_t         kind;
+    uint16_t         bidx;
+} am_rec_t;
+
+typedef struct am_ctrl {
+    _Atomic uint64_t head;    /* written by the reader only */
+    char             pad[LINE - sizeof(uint64_t)];
+} am_ctrl_t;
+
+static inline size_t align_line(size_t n) { return (n + LINE - 1) & ~(size_t)(LINE - 1); }
+
+static inline char *ring_of(char *base) { return base + LINE; }
+
+static inline _Atomic uint32_t *flag_of(char *base, const ordo_am_geometry_t *g, unsigned i)
+{
+    return (_Atomic uint32_t *)(base + LINE + g->ring_size + (size_t)i * LINE);
+}
+
+static inline char *bounce_of(char *base, const ordo_am_geometry_t *g, unsigned i)
+{
+    return base + LINE + g->ring_size + (size_t)g->nbounce * LINE + (size_t)i * g->bounce_size;
+}
+
+void ordo_am_geometry_init(ordo_am_geometry_t *geo, size_t short_max, size_t eager_max,
+                           unsigned nbounce)
+{
+    /* Room for at least 16 of the largest short records. */
+    size_t want = 16 * align_line(REC_HDR + 64 + short_max);
+    size_t ring = 64 * 1024;
+    while (ring < want)
+        ring <<= 1;
+    geo->ring_size = ring;
+    geo->bounce_size = align_line(eager_max + 64);
+    geo->nbounce = nbounce;
+}
+
+size_t ordo_am_short_capacity(const ordo_am_geometry_t *geo)
+{
+    return geo->ring_size / 16 - REC_HDR;
+}
+
+size_t ordo_am_section_size(const ordo_am_geometry_t *geo)
+{
+    size_t n = LINE + geo->ring_size + (size_t)geo->nbounce * (LINE + geo->bounce_size);
+    return (n + 4095) & ~(size_t)4095;
+}
+
+void ordo_am_section_init(void *base, const ordo_am_geometry_t *geo)
+{
+    memset(base, 0, ordo_am_section_size(geo));
+}
+
+void ordo_am_tx_init(ordo_am_tx_t *tx, void *base, const ordo_am_geometry_t *geo)
+{
+    memset(tx, 0, sizeof(*tx));
+    tx->base = base;
+    tx->geo = *geo;
+}
+
+void ordo_am_rx_init(ordo_am_rx_t *rx, void *base, const ordo_am_geometry_t *geo)
+{
+    memset(rx, 0, sizeof(*rx));
+    rx->base = base;
+    rx->geo = *geo;
+}
+
+/* Reserve recsize bytes at the tail, writing a wrap record first when the
+ * record would cross the end.  Returns the record or NULL when full. */
+static am_rec_t *reserve(ordo_am_tx_t *tx, size_t recsize)
+{
+    size_t R = tx->geo.ring_size;
+    size_t idx = (size_t)(tx->tail & (R - 1));
+    size_t skip = idx + recsize > R ? R - idx : 0;
+    size_t need = skip + recsize + LINE;   /* + the next stamp we zero */
+    if (ORDO_UNLIKELY(tx->tail + need - tx->head_seen > R)) {
+        am_ctrl_t *ctrl = (am_ctrl_t *)tx->base;
+        tx->head_seen = atomic_load_explicit(&ctrl->head, memory_order_acquire);
+        if (tx->tail + need - tx->head_seen > R)
+            return NULL;
+    }
+    char *ring = ring_of(tx->base);
+    if (ORDO_UNLIKELY(skip)) {
+        am_rec_t *w = (am_rec_t *)(ring + idx);
+        atomic_store_explicit((_Atomic uint64_t *)ring, 0, memory_order_relaxed);
+        w->kind = REC_WRAP;
+        w->len = 0;
+        atomic_store_explicit(&w->stamp, tx->tail + 1, memory_order_release);
+        tx->tail += skip;
+        idx = 0;
+    }
+    return (am_rec_t *)(ring + idx);
+}
+
+static void publish(ordo_am_tx_t *tx, am_rec_t *rec, size_t recsize)
+{
+    size_t R = tx->geo.ring_size;
+    size_t next = (size_t)((tx->tail + recsize) & (R - 1));
+    atomic_store_explicit((_Atomic uint64_t *)(ring_of(tx->base) + next), 0,
+                          memory_order_relaxed);
+    atomic_store_explicit(&rec->stamp, tx->tail + 1, memory_order_release);
+    tx->tail += recsize;
+}
+
+ordo_status_t ordo_am_send_short(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen,
+                                 const void *payload, size_t len)
+{
+    size_t recsize = align_line(REC_HDR + hdrlen + len);
+    am_rec_t *rec = reserve(tx, recsize);
+    if (ORDO_UNLIKELY(rec == NULL))
+        return ORDO_ERR_BUSY;
+    char *data = (char *)rec + REC_HDR;
+    memcpy(data, hdr, hdrlen);
+    if (len)
+        memcpy(data + hdrlen, payload, len);
+    rec->len = (uint32_t)(hdrlen + len);
+    rec->kind = REC_DATA;
+    publish(tx, rec, recsize);
+    return ORDO_OK;
+}
+
+ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen,
+                                 const void *payload, size_t len)
+{
+    const ordo_am_geometry_t *g = &tx->geo;
+    unsigned n = g->nbounce, b = n;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned c = (tx->next_bounce + i) % n;
+        if (atomic_load_explicit(flag_of(tx->base, g, c), memory_order_acquire) == 0) {
+            b = c;
+            break;
+        }
+    }
+    if (b == n)
+        return ORDO_ERR_BUSY;
+    am_rec_t *rec = reserve(tx, LINE);
+    if (rec == NULL)
+        return ORDO_ERR_BUSY;
+    atomic_store_explicit(flag_of(tx->base, g, b), 1, memory_order_relaxed);
+    tx->next_bounce = (b + 1) % n;
+    char *buf = bounce_of(tx->base, g, b);
+    memcpy(buf, hdr, hdrlen);
+    if (len)
+        memcpy(buf + hdrlen, payload, len);
+    rec->len = (uint32_t)(hdrlen + len);
+    rec->kind = REC_BCOPY;
+    rec->bidx = (uint16_t)b;
+    publish(tx, rec, LINE);
+    return ORDO_OK;
+}
+
+unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t deliver,
+                      void *arg)
+{
+    const ordo_am_geometry_t *g = &rx->geo;
+    size_t R = g->ring_size;
+    char *ring = ring_of(rx->base);
+    am_ctrl_t *ctrl = (am_ctrl_t *)rx->base;
+    unsigned n = 0;
+    while (n < max) {
+        size_t idx = (size_t)(rx->head & (R - 1));
+        am_rec_t *rec = (am_rec_t *)(ring + idx);
+        if (atomic_load_explicit(&rec->stamp, memory_order_acquire) != rx->head + 1)
+            break;
+        size_t recsize;
+        if (rec->kind == REC_WRAP) {
+            recsize = R - idx;
+        } else if (rec->kind == REC_DATA) {
+            recsize = align_line(REC_HDR + rec->len);
+            if (deliver(arg, (char *)rec + REC_HDR, rec->len, NULL) == ORDO_ERR_BUSY)
+                break;
+            n++;
+        } else {
+            recsize = LINE;
+            _Atomic uint32_t *flag = flag_of(rx->base, g, rec->bidx);
+            ordo_status_t st = deliver(arg, bounce_of(rx->base, g, rec->bidx), rec->len, flag);
+            if (st == ORDO_ERR_BUSY)
+                break;
+            if (st != ORDO_INPROGRESS)
+                ordo_am_release(flag);
+            n++;
+        }
+        rx->head += recsize;
+        atomic_store_explicit(&ctrl->head, rx->head, memory_order_release);
+    }
+    return n;
+}

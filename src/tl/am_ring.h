@@ -1,0 +1,83 @@
+/* A one-way message lane from one sender to one receiver, laid out in a
+ * section of memory both can reach (shared memory for shm, process memory
+ * for self):
+ *
+ *   [control line: head]  [byte ring]  [bounce flags]  [bounce buffers]
+ *
+ * The ring carries records of header + inline data (the short protocol) or a
+ * reference to a bounce buffer (eager).  One writer, one reader, no locks:
+ * each record starts with a stamp equal to its ring position (a 64-bit count
+ * that never repeats), written last with release order; the reader waits for
+ * the stamp it expects.  Before publishing a record the writer zeroes the
+ * stamp word of the next position, so stale bytes of an earlier lap are never
+ * taken for a record.  The reader publishes how far it has read (head) so the
+ * writer knows the free space; bounce buffers have one busy flag each, set by
+ * the writer and cleared by the reader when it is done with the data. */
+#ifndef ORDO_TL_AM_RING_H
+#define ORDO_TL_AM_RING_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <ordo/status.h>
+
+typedef struct ordo_am_geometry {
+    size_t   ring_size;     /* bytes, a power of two */
+    size_t   bounce_size;   /* bytes of one bounce buffer (largest eager record) */
+    unsigned nbounce;       /* bounce buffers in the lane */
+} ordo_am_geometry_t;
+
+/* The sender's end. */
+typedef struct ordo_am_tx {
+    char              *base;
+    ordo_am_geometry_t geo;
+    uint64_t           tail;        /* next record position */
+    uint64_t           head_seen;   /* reader's head as last read */
+    unsigned           next_bounce;
+} ordo_am_tx_t;
+
+/* The receiver's end. */
+typedef struct ordo_am_rx {
+    char              *base;
+    ordo_am_geometry_t geo;
+    uint64_t           head;
+} ordo_am_rx_t;
+
+/* What a receiver is handed: data is valid until the deliver function
+ * returns, or, when it keeps a bounce buffer (bounce != NULL and it returned
+ * ORDO_INPROGRESS), until ordo_am_release(bounce). */
+typedef ordo_status_t (*ordo_am_deliver_func_t)(void *arg, void *data, size_t len,
+                                                _Atomic uint32_t *bounce);
+
+/* Largest inline record data the ring takes. */
+size_t ordo_am_short_capacity(const ordo_am_geometry_t *geo);
+/* Bytes of a lane section; page-size multiple. */
+size_t ordo_am_section_size(const ordo_am_geometry_t *geo);
+/* Geometry for a short limit, an eager limit and a buffer count. */
+void   ordo_am_geometry_init(ordo_am_geometry_t *geo, size_t short_max, size_t eager_max,
+                             unsigned nbounce);
+
+/* Zero a new section (the owner does it once before peers attach). */
+void ordo_am_section_init(void *base, const ordo_am_geometry_t *geo);
+void ordo_am_tx_init(ordo_am_tx_t *tx, void *base, const ordo_am_geometry_t *geo);
+void ordo_am_rx_init(ordo_am_rx_t *rx, void *base, const ordo_am_geometry_t *geo);
+
+/* Send hdr+payload inline.  ORDO_ERR_BUSY when the ring is full (nothing was
+ * written; try again after the receiver drained). */
+ordo_status_t ordo_am_send_short(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen,
+                                 const void *payload, size_t len);
+/* Send hdr+payload through a bounce buffer.  ORDO_ERR_BUSY when every
+ * buffer is in use or the ring is full. */
+ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen,
+                                 const void *payload, size_t len);
+
+/* Deliver up to max records in ring order; returns how many. */
+unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t deliver,
+                      void *arg);
+
+static inline void ordo_am_release(_Atomic uint32_t *bounce)
+{
+    atomic_store_explicit(bounce, 0, memory_order_release);
+}
+
+#endif
