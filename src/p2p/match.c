@@ -170,7 +170,7 @@ ordo_status_t p2p_incoming(int src, const p2p_hdr_t *h, void *payload, size_t pl
                            void *desc)
 {
     p2p_comm_t *c = h->comm < p2p->ncomms ? p2p->comms[h->comm] : NULL;
-    if (ORDO_UNLIKELY(c == NULL)) {
+    if (ORDO_UNLIKELY(c == NULL || c->magic != P2P_MAGIC_COMM)) {
         ordo_warn("dropped a message from rank %d on context %u, which does not exist here "
                   "(destroyed, or never created)", src, h->comm);
         p2p_credit_return(src);

@@ -130,12 +130,13 @@ static size_t comm_discard(p2p_comm_t *c)
     return n;
 }
 
-static void comm_free(p2p_comm_t *c)
+/* A destroyed context keeps its (small) record until finalize, so a stale
+ * handle fails with ORDO_ERR_INVALID_HANDLE instead of touching freed memory. */
+static void comm_retire(p2p_comm_t *c)
 {
-    p2p->comms[c->id] = NULL;
     c->magic = ORDO_MAGIC_DEAD;
     free(c->send_seq);
-    free(c);
+    c->send_seq = c->recv_seq = NULL;
 }
 
 static inline ordo_status_t comm_resolve(ordo_comm_h h, p2p_comm_t **c_p)
@@ -168,8 +169,7 @@ ORDO_API ordo_status_t ordo_comm_create(const ordo_comm_params_t *params, ordo_c
      * context it does not know yet. */
     st = ordo_ctx->boot->ops->barrier(ordo_ctx->boot);
     if (st != ORDO_OK) {
-        p2p->ncomms--;
-        comm_free(c);
+        comm_retire(c);
         return st;
     }
     *comm_p = c;
@@ -195,7 +195,7 @@ ORDO_API ordo_status_t ordo_comm_destroy(ordo_comm_h comm)
     if (n)
         ordo_warn("ordo_comm_destroy: %zu message(s) sent on the context were never "
                   "received; discarded", n);
-    comm_free(c);
+    comm_retire(c);
     return st;
 }
 
@@ -447,7 +447,8 @@ static void p2p_fini(void)
             p2p_unexpected_unlink(c, m);
             p2p_msg_free(m);
         }
-        comm_free(c);
+        comm_retire(c);
+        free(c);
     }
     for (int r = 0; r < p2p->size; r++) {
         p2p_peer_t *p = p2p_peer(r);
