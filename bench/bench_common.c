@@ -9,7 +9,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef BENCH_MPI
+#include <mpi.h>
+#else
 #include <ordo/ordo.h>
+#endif
 
 double bench_now_us(void)
 {
@@ -91,9 +95,17 @@ static void emit_env(void)
     uname(&u);
     cpu_model(cpu, sizeof(cpu));
     const char *bind = getenv("ORDO_BINDING");
-    printf("\"env\":{\"ordo_version\":\"%s\",\"cpu\":\"%s\",\"cores\":%ld,\"kernel\":\"%s\","
+    char version[256];
+#ifdef BENCH_MPI
+    int vlen = 0;
+    MPI_Get_library_version(version, &vlen);
+    version[strcspn(version, "\n,\"")] = '\0';
+#else
+    snprintf(version, sizeof(version), "ordo %s", ORDO_VERSION_STRING);
+#endif
+    printf("\"env\":{\"library\":\"%s\",\"cpu\":\"%s\",\"cores\":%ld,\"kernel\":\"%s\","
            "\"host\":\"%s\",\"binding\":\"%s\",\"settings\":{",
-           ORDO_VERSION_STRING, cpu, sysconf(_SC_NPROCESSORS_ONLN), u.release, u.nodename,
+           version, cpu, sysconf(_SC_NPROCESSORS_ONLN), u.release, u.nodename,
            bind ? bind : "none");
     static const char *const names[] = {"ORDO_ORDER", "ORDO_PIO_MAX", "ORDO_ENGINES",
                                         "ORDO_ENGINE_CHUNK", "ORDO_TL"};
@@ -162,4 +174,23 @@ int bench_parse(int argc, char **argv, bench_opts_t *o)
         return -1;
     }
     return 0;
+}
+
+int bench_scaled_iters(int iters, size_t size)
+{
+    if (size <= 8192)
+        return iters;
+    double n = (double)iters * 8192.0 / (double)size;
+    return n < 20 ? 20 : (int)n;
+}
+
+char *bench_buffer(size_t size)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 4096, size ? size : 1) != 0) {
+        fprintf(stderr, "benchmark: cannot allocate %zu bytes\n", size);
+        exit(1);
+    }
+    memset(p, 1, size);
+    return p;
 }

@@ -38,4 +38,11 @@ typedef struct bench_opts {
 } bench_opts_t;
 int bench_parse(int argc, char **argv, bench_opts_t *o);
 
+/* Iterations for a size: the given count up to 8 KiB, fewer above so that
+ * large sizes take about as long (at least 20). */
+int   bench_scaled_iters(int iters, size_t size);
+/* A page-aligned, touched buffer of at least size bytes (never NULL:
+ * exits with a message when out of memory). */
+char *bench_buffer(size_t size);
+
 #endif

@@ -17,7 +17,7 @@ def main() -> int:
         print(f"ordo demo: {e}", file=sys.stderr)
         return 1
     env = recs[0]["env"]
-    print(f"ordo {env['ordo_version']} on {env['cpu']} ({env['cores']} cores), 2 ranks\n")
+    print(f"{env['library']} on {env['cpu']} ({env['cores']} cores), 2 ranks\n")
     print(f"{'experiment':<12} {'variant':<14} {'size':>8} {'window':>6} "
           f"{'strict':>10} {'default':>10} {'relaxed':>10}  unit")
     rows: dict[tuple, dict] = {}

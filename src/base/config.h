@@ -42,6 +42,7 @@ typedef struct ordo_config {
     int    p2p_credits;        /* unmatched messages per sender at a receiver; 0 = by job size */
     int    p2p_protocol;       /* ORDO_PROTO_* forced for every message, or AUTO */
     int    rndv;               /* ORDO_RNDV_*: rendezvous used above the eager limit */
+    size_t rndv_split;         /* rendezvous-get at least this large is copied by both sides */
     int    tl_reorder;         /* test mode: shuffle deliveries in windows of this many */
     int    tl_reorder_seed;
 } ordo_config_t;

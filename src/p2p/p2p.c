@@ -37,14 +37,26 @@ static p2p_req_t *req_alloc(int kind, p2p_comm_t *c, int peer, int tag, void *bu
         p2p->free_reqs = r->qnext;
     else if ((r = malloc(sizeof(*r))) == NULL)
         return NULL;
-    memset(r, 0, sizeof(*r));
+    /* Only what the p2p paths read before writing (no full clear: this is
+     * on every receive's path). */
     r->super.magic = ORDO_MAGIC_REQUEST;
     r->super.type = ORDO_OP_P2P;
     r->super.state = ORDO_OP_INFLIGHT;
     r->super.user_held = 1;
+    r->super.status = ORDO_OK;
+    r->super.stream = NULL;
     r->super.release = req_release;
     r->super.cancel = req_cancel;
-    r->super.info.source = r->super.info.tag = -1;
+    r->super.info = (ordo_completion_t){.source = -1, .tag = -1};
+    r->aprev = NULL;
+    r->qnext = r->qprev = NULL;
+    r->proto = r->phase = 0;
+    r->seq = 0;
+    r->deliver = r->moved = r->split = 0;
+    r->parts = 0;
+    r->peer_req = 0;
+    r->mem = NULL;
+    r->rkey = NULL;
     r->kind = (uint8_t)kind;
     r->comm = c;
     r->peer = peer;

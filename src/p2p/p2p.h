@@ -22,7 +22,9 @@
 enum p2p_type { P2P_MSG = 1, P2P_RTS, P2P_CTS, P2P_FIN, P2P_FRAG, P2P_CREDIT };
 /* Wire values; PIPE is rendezvous data pushed through bounce buffers when no
  * single copy is possible (or when eager is forced for a large message). */
-enum p2p_proto { PROTO_SHORT = 1, PROTO_EAGER, PROTO_RGET, PROTO_RPUT, PROTO_PIPE };
+enum p2p_proto { PROTO_SHORT = 1, PROTO_EAGER, PROTO_RGET, PROTO_RPUT, PROTO_PIPE,
+                 PROTO_SPLIT /* CTS: both copy, the receiver gets the front, the sender
+                                puts the back (a cooperative rendezvous-get) */ };
 
 typedef struct p2p_hdr {
     uint8_t  type;      /* p2p_type */
@@ -79,6 +81,8 @@ typedef struct p2p_req {
     size_t          len;         /* send: length; recv: capacity */
     size_t          deliver;     /* bytes that move (the smaller of message and buffer) */
     size_t          moved;       /* fragments pushed / arrived */
+    size_t          split;       /* SPLIT: where the sender's part begins */
+    uint8_t         parts;       /* SPLIT: halves finished (ours, and the peer's FIN) */
     uint64_t        peer_req;
     ordo_tl_mem_t  *mem;
     ordo_tl_rkey_t *rkey;

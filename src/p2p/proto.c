@@ -110,6 +110,8 @@ static unsigned flush_ctls(int peer, p2p_peer_t *p)
     return n;
 }
 
+static void split_part_done(p2p_req_t *r, ordo_status_t st);
+
 /* ------------------------------------------------------------- sending */
 
 static void queue_append(p2p_req_t **head, p2p_req_t **tail, p2p_req_t *r)
@@ -258,7 +260,10 @@ static unsigned flush_pipes(int peer, p2p_peer_t *p)
             n++;
         }
         queue_unlink(&p->pipe_head, &p->pipe_tail, r);
-        p2p_req_done(r, ORDO_OK);
+        if (r->proto == PROTO_SPLIT)
+            split_part_done(r, ORDO_OK);
+        else
+            p2p_req_done(r, ORDO_OK);
     next:;
     }
     return n;
@@ -267,8 +272,10 @@ static unsigned flush_pipes(int peer, p2p_peer_t *p)
 static void pipe_start(p2p_req_t *r)
 {
     p2p_peer_t *p = p2p_peer(r->peer);
-    r->phase = PHASE_FRAGS;
-    r->moved = 0;
+    if (r->proto != PROTO_SPLIT) {
+        r->phase = PHASE_FRAGS;
+        r->moved = 0;
+    }
     queue_append(&p->pipe_head, &p->pipe_tail, r);
     flush_pipes(r->peer, p);
 }
@@ -313,6 +320,95 @@ static void rget_done(ordo_tl_comp_t *comp, ordo_status_t st)
     recv_finish(r, st);
 }
 
+/* ------------------------------------------- the split rendezvous-get */
+
+static void split_part_done(p2p_req_t *r, ordo_status_t st)
+{
+    if (st != ORDO_OK && r->super.status == ORDO_OK)
+        r->super.status = st;   /* remembered until both halves are in */
+    if (++r->parts < 2)
+        return;
+    st = r->super.status;
+    r->super.status = ORDO_OK;
+    if (r->kind == P2P_RECV)
+        recv_finish(r, st);
+    else
+        p2p_req_done(r, st);
+}
+
+static void split_get_done(ordo_tl_comp_t *comp, ordo_status_t st)
+{
+    p2p_req_t *r = ordo_container_of(comp, p2p_req_t, super.comp);
+    ordo_tl_iface_t *f = ordo_iface_of(r->rsrc);
+    f->ops->rkey_close(f, r->rkey);
+    r->rkey = NULL;
+    p2p_hdr_t h = {.type = P2P_FIN, .proto = PROTO_SPLIT, .tag = st, .sreq = r->peer_req};
+    p2p_send_ctl(r->rsrc, &h, NULL, 0);
+    split_part_done(r, st);
+}
+
+/* A large rendezvous-get: expose our buffer, tell the sender to put the back
+ * half, get the front half ourselves.  Returns 0 (nothing done) when the
+ * message is too small or our buffer cannot be exposed. */
+static int split_start(p2p_req_t *r, ordo_tl_iface_t *f)
+{
+    if (ordo_config.rndv_split == 0 || r->deliver < ordo_config.rndv_split)
+        return 0;
+    char blob[ORDO_TL_BLOB_MAX];
+    size_t bloblen = 0;
+    ordo_tl_mem_params_t mp = {.addr = r->buf, .size = r->deliver, .memfd = -1};
+    if (f->ops->mem_expose(f, &mp, &r->mem, blob, &bloblen) != ORDO_OK) {
+        r->mem = NULL;
+        return 0;
+    }
+    r->proto = PROTO_SPLIT;
+    r->split = (r->deliver / 2 + 4095) & ~(size_t)4095;
+    r->parts = 0;
+    r->moved = 0;
+    /* CTS: len = bytes accepted, rreq = us, seq = split offset in pages */
+    p2p_hdr_t h = {.type = P2P_CTS, .proto = PROTO_SPLIT, .len = r->deliver,
+                   .seq = (uint32_t)(r->split >> 12), .sreq = r->peer_req,
+                   .rreq = (uint64_t)(uintptr_t)r};
+    p2p_send_ctl(r->rsrc, &h, blob, bloblen);
+    r->super.comp.func = split_get_done;
+    ordo_status_t st = f->ops->get(f, r->rkey, 0, r->buf, r->split, &r->super.comp);
+    if (st != ORDO_INPROGRESS)
+        split_get_done(&r->super.comp, st);
+    return 1;
+}
+
+static void split_put_done(ordo_tl_comp_t *comp, ordo_status_t st)
+{
+    p2p_req_t *r = ordo_container_of(comp, p2p_req_t, super.comp);
+    ordo_tl_iface_t *f = ordo_iface_of(r->peer);
+    f->ops->rkey_close(f, r->rkey);
+    r->rkey = NULL;
+    p2p_hdr_t h = {.type = P2P_FIN, .proto = PROTO_SPLIT, .tag = st, .rreq = r->peer_req};
+    p2p_send_ctl(r->peer, &h, NULL, 0);
+    split_part_done(r, st);
+}
+
+/* Sender: the receiver took the front half; put the back half. */
+static void split_sender(int src, p2p_req_t *r, const p2p_hdr_t *h, void *blob, size_t bloblen)
+{
+    ordo_tl_iface_t *f = ordo_iface_of(src);
+    r->proto = PROTO_SPLIT;
+    r->split = (size_t)h->seq << 12;
+    r->phase = PHASE_DATA;   /* parts may already count the receiver's FIN */
+    ordo_status_t st = f->ops->rkey_open(f, src, blob, bloblen, &r->rkey);
+    if (st != ORDO_OK) {
+        /* our half through bounce buffers; the receiver counts the bytes */
+        r->moved = r->split;
+        pipe_start(r);
+        return;
+    }
+    r->super.comp.func = split_put_done;
+    st = f->ops->put(f, r->rkey, r->split, (char *)r->buf + r->split, r->deliver - r->split,
+                     &r->super.comp);
+    if (st != ORDO_INPROGRESS)
+        split_put_done(&r->super.comp, st);
+}
+
 static void start_rendezvous_recv(p2p_req_t *r, p2p_msg_t *m)
 {
     int src = m->src;
@@ -330,6 +426,8 @@ static void start_rendezvous_recv(p2p_req_t *r, p2p_msg_t *m)
         ordo_status_t st = f->ops->rkey_open(f, src, m->data, m->datalen, &r->rkey);
         if (st == ORDO_OK) {
             r->phase = PHASE_DATA;
+            if (split_start(r, f))
+                return;
             r->super.comp.func = rget_done;
             st = f->ops->get(f, r->rkey, 0, r->buf, r->deliver, &r->super.comp);
             if (st != ORDO_INPROGRESS)
@@ -392,6 +490,10 @@ static void on_cts(int src, const p2p_hdr_t *h, void *blob, size_t bloblen)
         return;   /* the send already failed (peer declared dead) */
     r->peer_req = h->rreq;
     r->deliver = ORDO_MIN((size_t)h->len, r->len);
+    if (h->proto == PROTO_SPLIT) {   /* our buffer stays exposed: the receiver gets from it */
+        split_sender(src, r, h, blob, bloblen);
+        return;
+    }
     if (r->mem) {   /* exposed for a get the receiver could not do */
         ordo_tl_iface_t *f = ordo_iface_of(src);
         f->ops->mem_release(f, r->mem);
@@ -419,6 +521,13 @@ static void on_fin(const p2p_hdr_t *h)
 {
     if (h->sreq) {   /* to the sender: the receiver has the data */
         p2p_req_t *r = (p2p_req_t *)(uintptr_t)h->sreq;
+        if (h->proto == PROTO_SPLIT) {
+            /* the receiver has the front half; it may overtake the CTS that
+             * hands us the back half, so it is counted whatever our phase */
+            if (r->phase != PHASE_DONE)
+                split_part_done(r, (ordo_status_t)h->tag);
+            return;
+        }
         if (r->phase != PHASE_RNDV)
             return;
         if (r->mem) {
@@ -429,6 +538,11 @@ static void on_fin(const p2p_hdr_t *h)
         p2p_req_done(r, (ordo_status_t)h->tag);
     } else {         /* to the receiver: the sender put the data */
         p2p_req_t *r = (p2p_req_t *)(uintptr_t)h->rreq;
+        if (h->proto == PROTO_SPLIT) {
+            if (r->phase == PHASE_DATA)
+                split_part_done(r, (ordo_status_t)h->tag);
+            return;
+        }
         if (r->phase != PHASE_RNDV)
             return;
         if (r->mem) {
@@ -443,6 +557,16 @@ static void on_fin(const p2p_hdr_t *h)
 static void on_frag(const p2p_hdr_t *h, const void *data, size_t len)
 {
     p2p_req_t *r = (p2p_req_t *)(uintptr_t)h->rreq;
+    if (r->proto == PROTO_SPLIT && r->phase == PHASE_DATA) {
+        /* the sender's half, through bounce buffers */
+        size_t off = (size_t)h->len;
+        if (off < r->deliver)
+            memcpy((char *)r->buf + off, data, ORDO_MIN(len, r->deliver - off));
+        r->moved += len;
+        if (r->moved >= r->deliver - r->split)
+            split_part_done(r, ORDO_OK);
+        return;
+    }
     if (r->phase == PHASE_RNDV && r->mem) {
         /* the sender could not put into our exposed buffer: fragments come */
         ordo_tl_iface_t *f = ordo_iface_of(r->rsrc);
@@ -522,7 +646,12 @@ void p2p_fail_peer(int rank)
     p2p_req_t *r = p2p->active, *next;
     for (; r; r = next) {
         next = r->anext;
-        if (r->kind == P2P_SEND) {
+        if (r->proto == PROTO_SPLIT && r->phase == PHASE_DATA &&
+            (r->kind == P2P_SEND ? r->peer : r->rsrc) == rank) {
+            /* the peer's half will never be reported: count it as failed; our
+             * own half completes (or fails) through its transfer */
+            split_part_done(r, ORDO_ERR_PEER_DEAD);
+        } else if (r->kind == P2P_SEND) {
             if (r->peer == rank && r->phase == PHASE_RNDV)
                 p2p_req_done(r, ORDO_ERR_PEER_DEAD);
         } else if (r->phase == PHASE_POSTED) {

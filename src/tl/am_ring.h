@@ -75,6 +75,12 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
 unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t deliver,
                       void *arg);
 
+/* For a lane whose writer is this process: whether anything is unread. */
+static inline int ordo_am_lane_busy(const ordo_am_tx_t *tx, const ordo_am_rx_t *rx)
+{
+    return tx->tail != rx->head;
+}
+
 static inline void ordo_am_release(_Atomic uint32_t *bounce)
 {
     atomic_store_explicit(bounce, 0, memory_order_release);

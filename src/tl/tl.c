@@ -158,7 +158,7 @@ void ordo_tl_reorder_fini(ordo_tl_iface_t *iface)
     iface->reorder = NULL;
 }
 
-unsigned ordo_tl_am_flush(ordo_tl_iface_t *iface)
+unsigned ordo_tl_am_flush_held(ordo_tl_iface_t *iface)
 {
     ordo_tl_reorder_t *r = iface->reorder;
     if (r == NULL || r->count == 0)
@@ -197,7 +197,7 @@ ordo_status_t ordo_tl_am_deliver(ordo_tl_iface_t *iface, int src, void *data, si
     if (r->copies == NULL || r->count == r->window) {
         if (r->copies == NULL)   /* called from inside a flush: pass straight up */
             return iface->am_handler(iface->am_arg, src, data, len, desc);
-        ordo_tl_am_flush(iface);
+        ordo_tl_am_flush_held(iface);
     }
     reorder_entry_t *e = &r->entries[r->count];
     e->src = src;

@@ -167,7 +167,11 @@ ordo_status_t ordo_tl_am_deliver(ordo_tl_iface_t *iface, int src, void *data, si
                                  void *desc);
 /* Deliver what the reordering test mode holds back; transports call it when
  * a progress pass found nothing new, so nothing waits forever. */
-unsigned      ordo_tl_am_flush(ordo_tl_iface_t *iface);
+unsigned      ordo_tl_am_flush_held(ordo_tl_iface_t *iface);
+static inline unsigned ordo_tl_am_flush(ordo_tl_iface_t *iface)
+{
+    return iface->reorder ? ordo_tl_am_flush_held(iface) : 0;
+}
 /* Set up / tear down the reordering test mode for an opened interface. */
 ordo_status_t ordo_tl_reorder_init(ordo_tl_iface_t *iface, int rank);
 void          ordo_tl_reorder_fini(ordo_tl_iface_t *iface);

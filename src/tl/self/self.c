@@ -120,6 +120,8 @@ static ordo_status_t self_deliver(void *arg, void *data, size_t len, _Atomic uin
 static unsigned self_progress(ordo_tl_iface_t *iface)
 {
     self_iface_t *s = (self_iface_t *)iface;
+    if (!ordo_am_lane_busy(&s->tx, &s->rx))
+        return ordo_tl_am_flush(iface);
     unsigned n = ordo_am_poll(&s->rx, 64, self_deliver, s);
     return n ? n : ordo_tl_am_flush(iface);
 }
