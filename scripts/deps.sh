@@ -2,7 +2,8 @@
 # Check what the build, tests and benchmarks need; install what is missing
 # when running as root on Debian, otherwise print the exact command.
 #   scripts/deps.sh build    compiler, CMake, hwloc
-#   scripts/deps.sh bench    + ucx_perftest (the one-sided peer)
+#   scripts/deps.sh bench    + ucx_perftest (the one-sided peer) and Open MPI (the
+#                            two-sided peer, whose mpicc builds the same sources)
 set -euo pipefail
 what=${1:-build}
 
@@ -15,7 +16,10 @@ have pkg-config || need_pkgs+=(pkg-config)
 if ! pkg-config --exists hwloc 2>/dev/null; then need_pkgs+=(libhwloc-dev); fi
 have python3 || need_pkgs+=(python3)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_pkgs+=(python3-venv)
-if [ "$what" = bench ]; then have ucx_perftest || need_pkgs+=(ucx-utils); fi
+if [ "$what" = bench ]; then
+    have ucx_perftest || need_pkgs+=(ucx-utils)
+    have mpicc.openmpi || need_pkgs+=(openmpi-bin libopenmpi-dev)
+fi
 
 if [ ${#need_pkgs[@]} -gt 0 ]; then
     cmd="apt-get update && apt-get install -y ${need_pkgs[*]}"

@@ -1,6 +1,7 @@
 /* ordo-info — version, transports, and every setting with its value and
  * where the value came from.  --markdown writes the settings reference. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <ordo/ordo.h>
@@ -13,7 +14,7 @@ static void caps_string(uint32_t caps, char *buf, size_t len)
         {ORDO_TL_CAP_PUT, "put"}, {ORDO_TL_CAP_GET, "get"},
         {ORDO_TL_CAP_ATOMIC32, "atomic32"}, {ORDO_TL_CAP_ATOMIC64, "atomic64"},
         {ORDO_TL_CAP_PTR, "load/store"}, {ORDO_TL_CAP_ASYNC, "async"},
-        {ORDO_TL_CAP_USER_MEM, "user-memory"}};
+        {ORDO_TL_CAP_USER_MEM, "user-memory"}, {ORDO_TL_CAP_AM, "active-messages"}};
     size_t off = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -35,12 +36,39 @@ static int markdown(void)
     return 0;
 }
 
+/* The two-sided protocol thresholds a job of nranks would use. */
+static void thresholds(int nranks)
+{
+    static const char *const forced[] = {"auto", "short", "eager", "rget", "rput"};
+    ordo_tl_am_limits_t l;
+    ordo_tl_am_limits(nranks, &l);
+    printf("\ntwo-sided protocols for %d ranks on a node (--ranks N for another job size):\n",
+           nranks);
+    printf("  short      0 .. %zu bytes, inline in the receiver's queue\n", l.short_max);
+    printf("  eager      .. %zu bytes, through %u bounce buffers per pair\n", l.eager_max,
+           l.nbounce);
+    printf("  rendezvous above, by %s%s\n",
+           ordo_config.rndv == ORDO_RNDV_PUT ? "put" : "get",
+           ordo_config.rndv_split ? " (split between both sides from ORDO_RNDV_SPLIT)" : "");
+    printf("  flow control: %u unmatched messages per sender at a receiver\n", l.credits);
+    printf("  forced protocol: %s\n", forced[ordo_config.p2p_protocol]);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--markdown") == 0)
         return markdown();
-    if (argc > 1) {
-        fprintf(stderr, "usage: ordo-info [--markdown]\n");
+    int nranks = 2;
+    if (argc == 3 && strcmp(argv[1], "--ranks") == 0) {
+        char *end;
+        long v = strtol(argv[2], &end, 10);
+        if (*end || v < 1 || v > 1 << 20) {
+            fprintf(stderr, "ordo-info: --ranks takes a rank count, not '%s'\n", argv[2]);
+            return 2;
+        }
+        nranks = (int)v;
+    } else if (argc > 1) {
+        fprintf(stderr, "usage: ordo-info [--markdown | --ranks N]\n");
         return 2;
     }
     if (ordo_config_load() != ORDO_OK)
@@ -60,5 +88,6 @@ int main(int argc, char **argv)
         printf("  %-22s = %-10s (%s)\n      %s\n", s->name, v,
                ordo_config_source(i) == ORDO_SOURCE_ENV ? "environment" : "default", s->help);
     }
+    thresholds(nranks);
     return 0;
 }

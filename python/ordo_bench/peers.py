@@ -1,13 +1,57 @@
-"""`make bench`: ordo's one-sided figures next to ucx_perftest and memcpy,
-measured in one run with the same method, as ratios (the goals of the
-foundation issue)."""
+"""`make bench`: ordo next to its peers, measured in one run with the same
+method, as ratios: one-sided against ucx_perftest and memcpy (foundation
+issue), two-sided against Open MPI built from the same sources and memcpy
+(two-sided issue), and one-sided against two-sided message rate."""
 
 from __future__ import annotations
 
 import json
 import sys
 
-from .runner import BenchError, run_ordo, run_ucx_perftest
+from .runner import BenchError, run_mpi, run_ordo, run_ucx_perftest
+
+
+def _value(records: list[dict], **match) -> float:
+    for r in records:
+        if all(r.get(k) == v for k, v in match.items()):
+            return r["value"]
+    raise BenchError(f"no record with {match}")
+
+
+def measure_two_sided(mpi: str = "openmpi") -> dict:
+    """Each figure: ordo and the MPI alternately, best-of-runs medians would
+    hide noise, so every ratio is from the same run of both."""
+    lat = run_ordo("latency", "--iters", "100000", "--trials", "11")
+    mlat = run_mpi(mpi, "latency", "--iters", "100000", "--trials", "11")
+    rate = run_ordo("msgrate", "--window", "64", "--trials", "11")
+    mrate = run_mpi(mpi, "msgrate", "--window", "64", "--trials", "11")
+    big = str(4 << 20)
+    bw = run_ordo("bw", "--size", big, "--trials", "7")
+    mbw = run_mpi(mpi, "bw", "--size", big, "--trials", "7")
+    ordo_bw = _value(bw, experiment="bw", impl="ordo")
+    memcpy_bw = _value(bw, experiment="bw", impl="memcpy")
+    mpi_bw = _value(mbw, experiment="bw")
+    # one-sided against two-sided message rate (PGAS paper, Figure 1)
+    osts = {}
+    for size in (8, 2048):
+        two = _value(run_ordo("msgrate", "--window", "64", "--size", str(size),
+                              "--trials", "7"), experiment="msgrate")
+        one = _value(run_ordo("put_rate", "--window", "64", "--size", str(size),
+                              "--iters", "20000", "--trials", "7"),
+                     variant="put", order="relaxed")
+        osts[f"{size}B"] = {"one_sided_relaxed": one, "two_sided": two, "ratio": one / two}
+    return {
+        "latency_8B_us": {"ordo": _value(lat), mpi: _value(mlat),
+                          "ratio": _value(lat) / _value(mlat), "goal": "<= 0.7"},
+        "msgrate_8B_W64_Mmsgps": {"ordo": _value(rate), mpi: _value(mrate),
+                                  "ratio": _value(rate) / _value(mrate), "goal": ">= 1.5"},
+        "bw_4MiB_MBps": {"ordo": ordo_bw, mpi: mpi_bw, "memcpy": memcpy_bw,
+                         "ratio_mpi": ordo_bw / mpi_bw, "ratio_memcpy": ordo_bw / memcpy_bw,
+                         "bibw_ordo": _value(bw, experiment="bibw"),
+                         f"bibw_{mpi}": _value(mbw, experiment="bibw"),
+                         "goal": ">= 1.0 x mpi and >= 0.9 x memcpy"},
+        "one_vs_two_sided_rate_Mmsgps": osts,
+    }
 
 
 def measure() -> dict:
@@ -34,7 +78,7 @@ def measure() -> dict:
 
 def main() -> int:
     try:
-        res = measure()
+        res = {"one-sided": measure(), "two-sided": measure_two_sided()}
     except BenchError as e:
         print(f"ordo bench: {e}", file=sys.stderr)
         return 1

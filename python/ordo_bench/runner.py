@@ -47,6 +47,31 @@ def run_ordo(program: str, *args: str, np: int = 2, env: dict | None = None,
     return [validate(json.loads(line)) for line in out.stdout.splitlines() if line.startswith("{")]
 
 
+def run_mpi(impl: str, program: str, *args: str, np: int = 2, timeout: float = 300) -> list[dict]:
+    """Run bin/<program>.<impl> (the same source built with mpicc.<impl>)
+    under that MPI's own mpirun, ranks bound to cores as ordorun binds them."""
+    exe = build_dir() / "bin" / f"{program}.{impl}"
+    mpirun = shutil.which(f"mpirun.{impl}")
+    if mpirun is None or not exe.exists():
+        raise BenchError(f"{impl}: mpirun.{impl} or {exe.name} missing (install the MPI and "
+                         "rebuild: its mpicc builds the benchmark)")
+    cmd = [mpirun, "-n", str(np)]
+    if impl == "openmpi":
+        cmd += ["--bind-to", "core"]
+        if os.geteuid() == 0:
+            cmd += ["--allow-run-as-root"]
+    else:
+        cmd += ["-bind-to", "core"]
+    cmd += [str(exe), *args]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        raise BenchError(f"{exe.name} did not finish in {timeout:.0f} s") from e
+    if out.returncode != 0:
+        raise BenchError(f"{exe.name} failed with status {out.returncode}:\n{out.stderr.strip()}")
+    return [validate(json.loads(line)) for line in out.stdout.splitlines() if line.startswith("{")]
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

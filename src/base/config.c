@@ -73,7 +73,8 @@ static const ordo_setting_t settings[] = {
      "ranks, 128 below 64, 64 below 256, else 32", NULL, FIELD(p2p_credits), 0, 1},
     {"ORDO_P2P_PROTOCOL", ORDO_SETTING_ENUM, "auto",
      "Two-sided protocol for every message: auto (by size), or force short, eager, rget or "
-     "rput; a message too large for a forced short or eager goes by the next protocol up",
+     "rput; a message too large for a forced short goes eager (then rendezvous), one too "
+     "large for a forced eager is pipelined through bounce buffers",
      protocol_names, FIELD(p2p_protocol), 0, 0},
     {"ORDO_RNDV", ORDO_SETTING_ENUM, "get",
      "Two-sided rendezvous used above the eager limit: get (the receiver pulls) or put "
