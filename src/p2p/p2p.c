@@ -275,9 +275,13 @@ ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t le
     r->proto = (uint8_t)proto;
     r->seq = c->send_seq[dest]++;
     st = p2p_send_start(r);
-    if (st != ORDO_OK) {   /* refused by the transport: the request finished with it */
-        ordo_request_h h = &r->super;
-        return ordo_request_wait(&h, NULL);
+    if (st != ORDO_OK) {
+        /* refused by the transport: nothing was sent, so the sequence number
+         * is given back (no later send took one yet) and the error returned */
+        c->send_seq[dest]--;
+        p2p_active_unlink(r);
+        req_release(&r->super);
+        return st;
     }
     if (r->phase == PHASE_DONE) {
         req_release(&r->super);
