@@ -78,13 +78,18 @@ void p2p_active_unlink(p2p_req_t *r)
     r->anext = r->aprev = NULL;
 }
 
-void p2p_req_done(p2p_req_t *r, ordo_status_t st)
+void p2p_req_unexpose(p2p_req_t *r)
 {
     if (r->mem) {
         ordo_tl_iface_t *f = ordo_iface_of(r->kind == P2P_SEND ? r->peer : r->rsrc);
         f->ops->mem_release(f, r->mem);
         r->mem = NULL;
     }
+}
+
+void p2p_req_done(p2p_req_t *r, ordo_status_t st)
+{
+    p2p_req_unexpose(r);
     r->phase = PHASE_DONE;
     if (r->kind == P2P_SEND) {
         r->super.info.length = r->super.info.msg_length = r->len;

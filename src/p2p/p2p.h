@@ -162,6 +162,8 @@ void          p2p_fail_peer(int rank);
 
 /* p2p.c */
 void p2p_req_done(p2p_req_t *r, ordo_status_t st);
+/* Give back the buffer r exposed to its peer, if any (p2p_req_done does). */
+void p2p_req_unexpose(p2p_req_t *r);
 void p2p_active_unlink(p2p_req_t *r);
 
 #endif

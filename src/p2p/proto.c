@@ -309,14 +309,26 @@ static void recv_finish(p2p_req_t *r, ordo_status_t st)
     p2p_req_done(r, st);
 }
 
+/* r's single copy with its peer finished: close the peer's key and tell the
+ * peer (FIN to its request; proto PROTO_SPLIT when it was one half). */
+static void transfer_fin(p2p_req_t *r, uint8_t proto, ordo_status_t st)
+{
+    int peer = r->kind == P2P_SEND ? r->peer : r->rsrc;
+    ordo_tl_iface_t *f = ordo_iface_of(peer);
+    f->ops->rkey_close(f, r->rkey);
+    r->rkey = NULL;
+    p2p_hdr_t h = {.type = P2P_FIN, .proto = proto, .tag = st};
+    if (r->kind == P2P_SEND)
+        h.rreq = r->peer_req;
+    else
+        h.sreq = r->peer_req;
+    p2p_send_ctl(peer, &h, NULL, 0);
+}
+
 static void rget_done(ordo_tl_comp_t *comp, ordo_status_t st)
 {
     p2p_req_t *r = ordo_container_of(comp, p2p_req_t, super.comp);
-    ordo_tl_iface_t *f = ordo_iface_of(r->rsrc);
-    f->ops->rkey_close(f, r->rkey);
-    r->rkey = NULL;
-    p2p_hdr_t h = {.type = P2P_FIN, .tag = st, .sreq = r->peer_req};
-    p2p_send_ctl(r->rsrc, &h, NULL, 0);
+    transfer_fin(r, 0, st);
     recv_finish(r, st);
 }
 
@@ -339,11 +351,7 @@ static void split_part_done(p2p_req_t *r, ordo_status_t st)
 static void split_get_done(ordo_tl_comp_t *comp, ordo_status_t st)
 {
     p2p_req_t *r = ordo_container_of(comp, p2p_req_t, super.comp);
-    ordo_tl_iface_t *f = ordo_iface_of(r->rsrc);
-    f->ops->rkey_close(f, r->rkey);
-    r->rkey = NULL;
-    p2p_hdr_t h = {.type = P2P_FIN, .proto = PROTO_SPLIT, .tag = st, .sreq = r->peer_req};
-    p2p_send_ctl(r->rsrc, &h, NULL, 0);
+    transfer_fin(r, PROTO_SPLIT, st);
     split_part_done(r, st);
 }
 
@@ -380,11 +388,7 @@ static int split_start(p2p_req_t *r, ordo_tl_iface_t *f)
 static void split_put_done(ordo_tl_comp_t *comp, ordo_status_t st)
 {
     p2p_req_t *r = ordo_container_of(comp, p2p_req_t, super.comp);
-    ordo_tl_iface_t *f = ordo_iface_of(r->peer);
-    f->ops->rkey_close(f, r->rkey);
-    r->rkey = NULL;
-    p2p_hdr_t h = {.type = P2P_FIN, .proto = PROTO_SPLIT, .tag = st, .rreq = r->peer_req};
-    p2p_send_ctl(r->peer, &h, NULL, 0);
+    transfer_fin(r, PROTO_SPLIT, st);
     split_part_done(r, st);
 }
 
@@ -475,11 +479,7 @@ void p2p_deliver(p2p_req_t *r, p2p_msg_t *m)
 static void rput_done(ordo_tl_comp_t *comp, ordo_status_t st)
 {
     p2p_req_t *r = ordo_container_of(comp, p2p_req_t, super.comp);
-    ordo_tl_iface_t *f = ordo_iface_of(r->peer);
-    f->ops->rkey_close(f, r->rkey);
-    r->rkey = NULL;
-    p2p_hdr_t h = {.type = P2P_FIN, .tag = st, .rreq = r->peer_req};
-    p2p_send_ctl(r->peer, &h, NULL, 0);
+    transfer_fin(r, 0, st);
     p2p_req_done(r, st);
 }
 
@@ -494,11 +494,7 @@ static void on_cts(int src, const p2p_hdr_t *h, void *blob, size_t bloblen)
         split_sender(src, r, h, blob, bloblen);
         return;
     }
-    if (r->mem) {   /* exposed for a get the receiver could not do */
-        ordo_tl_iface_t *f = ordo_iface_of(src);
-        f->ops->mem_release(f, r->mem);
-        r->mem = NULL;
-    }
+    p2p_req_unexpose(r);   /* exposed for a get the receiver could not do */
     if (h->proto == PROTO_RPUT && bloblen) {
         ordo_tl_iface_t *f = ordo_iface_of(src);
         ordo_status_t st = f->ops->rkey_open(f, src, blob, bloblen, &r->rkey);
@@ -530,11 +526,6 @@ static void on_fin(const p2p_hdr_t *h)
         }
         if (r->phase != PHASE_RNDV)
             return;
-        if (r->mem) {
-            ordo_tl_iface_t *f = ordo_iface_of(r->peer);
-            f->ops->mem_release(f, r->mem);
-            r->mem = NULL;
-        }
         p2p_req_done(r, (ordo_status_t)h->tag);
     } else {         /* to the receiver: the sender put the data */
         p2p_req_t *r = (p2p_req_t *)(uintptr_t)h->rreq;
@@ -545,11 +536,6 @@ static void on_fin(const p2p_hdr_t *h)
         }
         if (r->phase != PHASE_RNDV)
             return;
-        if (r->mem) {
-            ordo_tl_iface_t *f = ordo_iface_of(r->rsrc);
-            f->ops->mem_release(f, r->mem);
-            r->mem = NULL;
-        }
         recv_finish(r, (ordo_status_t)h->tag);
     }
 }
@@ -569,9 +555,7 @@ static void on_frag(const p2p_hdr_t *h, const void *data, size_t len)
     }
     if (r->phase == PHASE_RNDV && r->mem) {
         /* the sender could not put into our exposed buffer: fragments come */
-        ordo_tl_iface_t *f = ordo_iface_of(r->rsrc);
-        f->ops->mem_release(f, r->mem);
-        r->mem = NULL;
+        p2p_req_unexpose(r);
         r->phase = PHASE_FRAGS;
     }
     if (r->phase != PHASE_FRAGS)

@@ -194,11 +194,10 @@ ordo_status_t ordo_tl_am_deliver(ordo_tl_iface_t *iface, int src, void *data, si
     ordo_tl_reorder_t *r = iface->reorder;
     if (ORDO_LIKELY(r == NULL))
         return iface->am_handler(iface->am_arg, src, data, len, desc);
-    if (r->copies == NULL || r->count == r->window) {
-        if (r->copies == NULL)   /* called from inside a flush: pass straight up */
-            return iface->am_handler(iface->am_arg, src, data, len, desc);
+    if (r->copies == NULL)   /* called from inside a flush: pass straight up */
+        return iface->am_handler(iface->am_arg, src, data, len, desc);
+    if (r->count == r->window)
         ordo_tl_am_flush_held(iface);
-    }
     reorder_entry_t *e = &r->entries[r->count];
     e->src = src;
     e->len = len;
