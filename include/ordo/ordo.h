@@ -368,6 +368,8 @@ typedef struct ordo_stats {
     uint64_t attach_hits, attach_misses, attach_evictions;  /* peer mapping cache */
     /* two-sided */
     uint64_t sends, recvs;              /* messages sent, receives completed */
+    uint64_t recvs_direct;              /* blocking receives that took a short message
+                                           straight from the sender's queue */
     uint64_t bytes_sent, bytes_received;
     uint64_t msgs_short, msgs_eager, msgs_rget, msgs_rput, msgs_pipelined;  /* by protocol */
     uint64_t msgs_unexpected;           /* arrived before their receive was posted */

@@ -18,4 +18,15 @@
 #define ORDO_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define ORDO_MAX(a, b) ((a) > (b) ? (a) : (b))
 
+/* In a loop that spins on one cache line: tells the core, so that it stops
+ * re-requesting the line while the writer still fills it. */
+static inline void ordo_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 #endif

@@ -262,7 +262,7 @@ ORDO_API ordo_status_t ordo_stats_print(FILE *out)
     P(ops_deferred); P(ops_serialised); P(fences_inserted);
     P(fence_calls); P(quiet_calls); P(flush_calls);
     P(attach_hits); P(attach_misses); P(attach_evictions);
-    P(sends); P(recvs); P(bytes_sent); P(bytes_received);
+    P(sends); P(recvs); P(recvs_direct); P(bytes_sent); P(bytes_received);
     P(msgs_short); P(msgs_eager); P(msgs_rget); P(msgs_rput); P(msgs_pipelined);
     P(msgs_unexpected); P(msgs_early); P(credit_stalls); P(deliveries_reordered);
 #undef P

@@ -8,6 +8,10 @@ enum { REC_DATA = 1, REC_BCOPY = 2, REC_WRAP = 3 };
 
 #define REC_HDR   16u
 #define LINE      ORDO_CACHE_LINE
+/* The writer clears stamps this far ahead of its tail, a block at a time:
+ * clearing only the next line would put a store to a line the reader last
+ * held a lap ago (a cross-core or memory miss) in front of every publish. */
+#define AHEAD     (16 * LINE)
 
 typedef struct am_rec {
     _Atomic uint64_t stamp;   /* position + 1 once the record is complete */
@@ -85,7 +89,7 @@ static am_rec_t *reserve(ordo_am_tx_t *tx, size_t recsize)
     size_t R = tx->geo.ring_size;
     size_t idx = (size_t)(tx->tail & (R - 1));
     size_t skip = idx + recsize > R ? R - idx : 0;
-    size_t need = skip + recsize + LINE;   /* + the next stamp we zero */
+    size_t need = skip + recsize + AHEAD;   /* + the stamps we clear ahead */
     if (ORDO_UNLIKELY(tx->tail + need - tx->head_seen > R)) {
         am_ctrl_t *ctrl = (am_ctrl_t *)tx->base;
         tx->head_seen = atomic_load_explicit(&ctrl->head, memory_order_acquire);
@@ -107,10 +111,18 @@ static am_rec_t *reserve(ordo_am_tx_t *tx, size_t recsize)
 
 static void publish(ordo_am_tx_t *tx, am_rec_t *rec, size_t recsize)
 {
-    size_t R = tx->geo.ring_size;
-    size_t next = (size_t)((tx->tail + recsize) & (R - 1));
-    atomic_store_explicit((_Atomic uint64_t *)(ring_of(tx->base) + next), 0,
-                          memory_order_relaxed);
+    uint64_t next = tx->tail + recsize;
+    if (ORDO_UNLIKELY(tx->cleared < next + LINE)) {
+        /* Everything up to next + AHEAD is free (reserve checked), so no
+         * unread record is touched. */
+        size_t R = tx->geo.ring_size;
+        char *ring = ring_of(tx->base);
+        uint64_t from = tx->cleared > next ? tx->cleared : next;
+        for (uint64_t pos = from; pos < next + AHEAD; pos += LINE)
+            atomic_store_explicit((_Atomic uint64_t *)(ring + (size_t)(pos & (R - 1))), 0,
+                                  memory_order_relaxed);
+        tx->cleared = next + AHEAD;
+    }
     atomic_store_explicit(&rec->stamp, tx->tail + 1, memory_order_release);
     tx->tail += recsize;
 }
@@ -197,4 +209,21 @@ unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t del
         atomic_store_explicit(&ctrl->head, rx->head, memory_order_release);
     }
     return n;
+}
+
+void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p)
+{
+    am_rec_t *rec = (am_rec_t *)(ring_of(rx->base) + (size_t)(rx->head & (rx->geo.ring_size - 1)));
+    if (atomic_load_explicit(&rec->stamp, memory_order_acquire) != rx->head + 1 ||
+        rec->kind != REC_DATA)
+        return NULL;
+    *len_p = rec->len;
+    return (char *)rec + REC_HDR;
+}
+
+void ordo_am_consume(ordo_am_rx_t *rx)
+{
+    am_rec_t *rec = (am_rec_t *)(ring_of(rx->base) + (size_t)(rx->head & (rx->geo.ring_size - 1)));
+    rx->head += align_line(REC_HDR + rec->len);
+    atomic_store_explicit(&((am_ctrl_t *)rx->base)->head, rx->head, memory_order_release);
 }

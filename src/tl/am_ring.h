@@ -8,9 +8,10 @@
  * reference to a bounce buffer (eager).  One writer, one reader, no locks:
  * each record starts with a stamp equal to its ring position (a 64-bit count
  * that never repeats), written last with release order; the reader waits for
- * the stamp it expects.  Before publishing a record the writer zeroes the
- * stamp word of the next position, so stale bytes of an earlier lap are never
- * taken for a record.  The reader publishes how far it has read (head) so the
+ * the stamp it expects.  Before publishing a record the writer makes sure
+ * the stamp word of the next position is zero (it clears a block of line
+ * starts ahead at a time), so stale bytes of an earlier lap are never taken
+ * for a record.  The reader publishes how far it has read (head) so the
  * writer knows the free space; bounce buffers have one busy flag each, set by
  * the writer and cleared by the reader when it is done with the data. */
 #ifndef ORDO_TL_AM_RING_H
@@ -33,6 +34,7 @@ typedef struct ordo_am_tx {
     ordo_am_geometry_t geo;
     uint64_t           tail;        /* next record position */
     uint64_t           head_seen;   /* reader's head as last read */
+    uint64_t           cleared;     /* stamps are cleared up to here */
     unsigned           next_bounce;
 } ordo_am_tx_t;
 
@@ -74,6 +76,15 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
 /* Deliver up to max records in ring order; returns how many. */
 unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t deliver,
                       void *arg);
+
+/* The next record, when it is complete and inline (short): its bytes and
+ * length, without delivering it; NULL otherwise (nothing there, or a bounce
+ * buffer or wrap record, which only ordo_am_poll handles).  A receiver that
+ * used the bytes calls ordo_am_consume; one that did not leaves the record
+ * for ordo_am_poll. */
+void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p);
+/* Step over the record ordo_am_peek returned. */
+void  ordo_am_consume(ordo_am_rx_t *rx);
 
 /* For a lane whose writer is this process: whether anything is unread. */
 static inline int ordo_am_lane_busy(const ordo_am_tx_t *tx, const ordo_am_rx_t *rx)

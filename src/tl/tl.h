@@ -129,6 +129,15 @@ struct ordo_tl_ops {
     ordo_status_t (*am_bcopy)(ordo_tl_iface_t *iface, int rank, const void *hdr,
                               size_t hdrlen, const void *payload, size_t len);
     void          (*am_release)(ordo_tl_iface_t *iface, void *desc);
+    /* Optional (NULL when the transport cannot): the next message from rank
+     * if it is an inline one that arrived in order, without handing it to
+     * the handler; NULL otherwise.  The caller either takes it with
+     * am_consume(iface, rank) before any other call into the transport, or
+     * leaves it for progress to deliver.  Lets a blocking receive wait on
+     * one sender's queue and take the message it expects directly.  Not to
+     * be used while the reordering test mode is on (ordo_tl_am_can_peek). */
+    void         *(*am_peek)(ordo_tl_iface_t *iface, int rank, size_t *len_p);
+    void          (*am_consume)(ordo_tl_iface_t *iface, int rank);
 };
 
 typedef struct ordo_tl_reorder ordo_tl_reorder_t;
@@ -171,6 +180,11 @@ unsigned      ordo_tl_am_flush_held(ordo_tl_iface_t *iface);
 static inline unsigned ordo_tl_am_flush(ordo_tl_iface_t *iface)
 {
     return iface->reorder ? ordo_tl_am_flush_held(iface) : 0;
+}
+/* Whether am_peek may be used on iface. */
+static inline int ordo_tl_am_can_peek(const ordo_tl_iface_t *iface)
+{
+    return iface->ops->am_peek != NULL && iface->reorder == NULL;
 }
 /* Set up / tear down the reordering test mode for an opened interface. */
 ordo_status_t ordo_tl_reorder_init(ordo_tl_iface_t *iface, int rank);

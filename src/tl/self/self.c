@@ -150,6 +150,18 @@ static void self_am_release(ordo_tl_iface_t *iface, void *desc)
     ordo_am_release(desc);
 }
 
+static void *self_am_peek(ordo_tl_iface_t *iface, int rank, size_t *len_p)
+{
+    (void)rank;
+    return ordo_am_peek(&((self_iface_t *)iface)->rx, len_p);
+}
+
+static void self_am_consume(ordo_tl_iface_t *iface, int rank)
+{
+    (void)rank;
+    ordo_am_consume(&((self_iface_t *)iface)->rx);
+}
+
 const ordo_tl_ops_t ordo_tl_self_ops = {
     .size = sizeof(ordo_tl_ops_t),
     .name = "self",
@@ -171,6 +183,8 @@ const ordo_tl_ops_t ordo_tl_self_ops = {
     .am_short = self_am_short,
     .am_bcopy = self_am_bcopy,
     .am_release = self_am_release,
+    .am_peek = self_am_peek,
+    .am_consume = self_am_consume,
 };
 
 static ordo_status_t self_open(const ordo_tl_params_t *params, ordo_tl_iface_t **iface_p)

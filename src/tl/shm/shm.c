@@ -374,6 +374,16 @@ static ordo_status_t shm_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, si
     return ORDO_OK;
 }
 
+static void *shm_am_peek(ordo_tl_iface_t *iface, int rank, size_t *len_p)
+{
+    return ordo_am_peek(&((shm_iface_t *)iface)->mbox.rx[rank], len_p);
+}
+
+static void shm_am_consume(ordo_tl_iface_t *iface, int rank)
+{
+    ordo_am_consume(&((shm_iface_t *)iface)->mbox.rx[rank]);
+}
+
 static unsigned engine_progress(shm_iface_t *s);
 
 static unsigned shm_progress(ordo_tl_iface_t *iface)
@@ -467,6 +477,8 @@ const ordo_tl_ops_t ordo_tl_shm_ops = {
     .am_short = shm_am_short,
     .am_bcopy = shm_am_bcopy,
     .am_release = shm_am_release,
+    .am_peek = shm_am_peek,
+    .am_consume = shm_am_consume,
 };
 
 static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_iface_t **iface_p)
