@@ -244,21 +244,32 @@ typedef enum ordo_match {
 } ordo_match_t;
 
 enum {
-    ORDO_COMM_FIELD_MATCH = 1u << 0
+    ORDO_COMM_FIELD_MATCH = 1u << 0,
+    ORDO_COMM_FIELD_RANKS = 1u << 1
 };
 
 typedef struct ordo_comm_params {
     uint64_t     field_mask;  /* ORDO_COMM_FIELD_* bits of the fields set */
     ordo_match_t match;       /* default: ORDO_MATCH_ORDERED */
+    int          nranks;      /* RANKS: the members, as world ranks (any order; */
+    const int   *ranks;       /*   a context's member order is ascending rank) */
 } ordo_comm_params_t;
 
-/* Collective over all ranks, called in the same order everywhere with the
- * same parameters (like MPI_Comm_dup). */
+/* Collective over the members (all ranks, or those listed with
+ * ORDO_COMM_FIELD_RANKS, this rank among them), called by each member in
+ * the same order relative to its other context creations, with the same
+ * parameters (like MPI_Comm_dup / MPI_Comm_create_group).  Ranks stay world
+ * ranks on every context: sends, receives and collective roots name world
+ * ranks, and a rank outside the context is ORDO_ERR_INVALID_RANK. */
 ORDO_API ordo_status_t ordo_comm_create(const ordo_comm_params_t *params, ordo_comm_h *comm_p);
-/* Collective.  ORDO_ERR_BUSY (and nothing is freed) while receives are
- * posted on the context at this rank; messages that arrived and were never
- * received are discarded, with a warning. */
+/* Collective over the members.  ORDO_ERR_BUSY (and nothing is freed) while
+ * receives are posted on the context at this rank; messages that arrived and
+ * were never received are discarded, with a warning. */
 ORDO_API ordo_status_t ordo_comm_destroy(ordo_comm_h comm);
+/* Number of members, and the world rank of member index (0 .. size-1,
+ * ascending ranks). */
+ORDO_API ordo_status_t ordo_comm_size(ordo_comm_h comm, int *size_p);
+ORDO_API ordo_status_t ordo_comm_member(ordo_comm_h comm, int index, int *rank_p);
 
 /* What a completed request reports.  For receives and probes source, tag,
  * seq and the lengths describe the message; for sends and one-sided

@@ -18,6 +18,10 @@ static const char *const single_copy_names[] = {"auto", "off", NULL};
 static const char *const engine_bind_names[] = {"any", "rank", NULL};
 static const char *const protocol_names[] = {"auto", "short", "eager", "rget", "rput", NULL};
 static const char *const rndv_names[] = {"get", "put", NULL};
+static const char *const barrier_names[] = {"auto", "dissemination", "tree", "shm", NULL};
+static const char *const bcast_names[] = {"auto", "binomial", "put", NULL};
+static const char *const reduce_names[] = {"auto", "recdbl", "ring", NULL};
+static const char *const alltoall_names[] = {"auto", "pairwise", "put", NULL};
 static const char *const log_names[] = {"error", "warn", "info", "debug", NULL};
 
 #define FIELD(f) offsetof(ordo_config_t, f)
@@ -84,6 +88,40 @@ static const ordo_setting_t settings[] = {
      "Two-sided: a rendezvous-get of at least this many bytes is copied by both sides at "
      "once (the receiver gets the front half, the sender puts the back half), so a sender "
      "that waits anyway copies too; 0: off", NULL, FIELD(rndv_split), 0, 0},
+    {"ORDO_COLL_BARRIER", ORDO_SETTING_ENUM, "auto",
+     "Barrier algorithm: dissemination (two-sided messages, log2 N rounds), tree (k-ary "
+     "fan-in / fan-out over remote atomics, radix ORDO_COLL_RADIX) or shm (one shared "
+     "counter; all members on one node); auto: shm where every member maps the others, "
+     "else tree", barrier_names, FIELD(coll_barrier), 0, 0},
+    {"ORDO_COLL_BCAST", ORDO_SETTING_ENUM, "auto",
+     "Broadcast algorithm: binomial (tree of two-sided messages) or put (the root puts "
+     "into every member's scratch, chunk by chunk); auto: put below ORDO_COLL_LARGE on "
+     "contexts with a scratch slot, else binomial", bcast_names, FIELD(coll_bcast), 0, 0},
+    {"ORDO_COLL_REDUCE", ORDO_SETTING_ENUM, "auto",
+     "Reduce / allreduce algorithm: recdbl (recursive doubling; a binomial tree for "
+     "reduce) or ring (reduce-scatter then allgather / gather around a ring); auto: ring "
+     "from ORDO_COLL_LARGE bytes when there are more than 2 members", reduce_names,
+     FIELD(coll_reduce), 0, 0},
+    {"ORDO_COLL_ALLTOALL", ORDO_SETTING_ENUM, "auto",
+     "Alltoall algorithm: pairwise (two-sided exchange, N-1 steps) or put (every block "
+     "put into its receiver's scratch, one completion for all); auto: put while N blocks "
+     "fit in ORDO_COLL_SCRATCH, else pairwise", alltoall_names, FIELD(coll_alltoall), 0, 0},
+    {"ORDO_COLL_RADIX", ORDO_SETTING_INT, "4",
+     "Radix of the fan-in / fan-out tree barrier (2 .. 64)", NULL, FIELD(coll_radix), 0, 0},
+    {"ORDO_COLL_LARGE", ORDO_SETTING_SIZE, "64K",
+     "Collectives switch to the algorithms for large data (ring reduce, binomial "
+     "broadcast) from this many bytes", NULL, FIELD(coll_large), 0, 0},
+    {"ORDO_COLL_SLOTS", ORDO_SETTING_INT, "16",
+     "Contexts that may use one-sided collectives at once: each holds one slot of the "
+     "scratch region (0 .. 64; a context created when none is free uses two-sided "
+     "algorithms only)", NULL, FIELD(coll_slots), 0, 0},
+    {"ORDO_COLL_SCRATCH", ORDO_SETTING_SIZE, "64K",
+     "Bytes of each scratch slot that one-sided broadcast and alltoall stage data in "
+     "(larger data moves in rounds)", NULL, FIELD(coll_scratch), 0, 0},
+    {"ORDO_EPOCH_TIMEOUT", ORDO_SETTING_INT, "120",
+     "Seconds an RMA synchronisation (start, wait, lock) waits for its peers before it "
+     "fails with ORDO_ERR_TIMED_OUT naming the ranks it waited for (mismatched groups)",
+     NULL, FIELD(epoch_timeout), 0, 0},
     {"ORDO_TL_REORDER", ORDO_SETTING_INT, "0",
      "Test mode: transports hand arrived messages up in shuffled batches of this many "
      "(0: off; at most 1024)", NULL, FIELD(tl_reorder), 0, 0},

@@ -24,6 +24,11 @@ enum { ORDO_ENGINE_BIND_ANY = 0, ORDO_ENGINE_BIND_RANK = 1 };
 enum { ORDO_PROTO_AUTO = 0, ORDO_PROTO_SHORT, ORDO_PROTO_EAGER, ORDO_PROTO_RGET,
        ORDO_PROTO_RPUT };
 enum { ORDO_RNDV_GET = 0, ORDO_RNDV_PUT = 1 };
+/* Collective algorithms; AUTO (0) chooses by size and group size. */
+enum { ORDO_BARRIER_AUTO = 0, ORDO_BARRIER_DISSEMINATION, ORDO_BARRIER_TREE, ORDO_BARRIER_SHM };
+enum { ORDO_BCAST_AUTO = 0, ORDO_BCAST_BINOMIAL, ORDO_BCAST_PUT };
+enum { ORDO_REDUCE_AUTO = 0, ORDO_REDUCE_RECDBL, ORDO_REDUCE_RING };
+enum { ORDO_ALLTOALL_AUTO = 0, ORDO_ALLTOALL_PAIRWISE, ORDO_ALLTOALL_PUT };
 
 typedef struct ordo_config {
     int    order;              /* ordo_order_t of the default stream and new streams */
@@ -43,6 +48,15 @@ typedef struct ordo_config {
     int    p2p_protocol;       /* ORDO_PROTO_* forced for every message, or AUTO */
     int    rndv;               /* ORDO_RNDV_*: rendezvous used above the eager limit */
     size_t rndv_split;         /* rendezvous-get at least this large is copied by both sides */
+    int    coll_slots;         /* contexts at a time with one-sided collective scratch */
+    size_t coll_scratch;       /* bytes of staging per scratch slot */
+    int    coll_barrier;       /* ORDO_BARRIER_* */
+    int    coll_bcast;         /* ORDO_BCAST_* */
+    int    coll_reduce;        /* ORDO_REDUCE_*: reduce and allreduce */
+    int    coll_alltoall;      /* ORDO_ALLTOALL_* */
+    int    coll_radix;         /* fan-in / fan-out tree radix */
+    size_t coll_large;         /* from this many bytes: ring / pipelined algorithms */
+    int    epoch_timeout;      /* seconds an RMA synchronisation waits for its peers */
     int    tl_reorder;         /* test mode: shuffle deliveries in windows of this many */
     int    tl_reorder_seed;
 } ordo_config_t;

@@ -9,7 +9,7 @@
 static inline int matches(int want_src, int want_tag, int src, int tag)
 {
     return (want_src == ORDO_ANY_SOURCE || want_src == src) &&
-           (want_tag == ORDO_ANY_TAG || want_tag == tag);
+           (want_tag == tag || (want_tag == ORDO_ANY_TAG && tag >= 0));
 }
 
 void p2p_posted_append(p2p_comm_t *c, p2p_req_t *r)
@@ -166,30 +166,23 @@ static void drain_early(p2p_comm_t *c, int src)
     }
 }
 
-ordo_status_t p2p_incoming(int src, const p2p_hdr_t *h, void *payload, size_t plen,
-                           void *desc)
+/* A message of context c, in hand (on the stack or kept): into matching
+ * when its turn has come, else held as early. */
+static ordo_status_t admit(p2p_comm_t *c, p2p_msg_t *m)
 {
-    p2p_comm_t *c = h->comm < p2p->ncomms ? p2p->comms[h->comm] : NULL;
-    if (ORDO_UNLIKELY(c == NULL || c->magic != P2P_MAGIC_COMM)) {
-        ordo_warn("dropped a message from rank %d on context %u, which does not exist here "
-                  "(destroyed, or never created)", src, h->comm);
-        p2p_credit_return(src);
-        return ORDO_OK;
-    }
-    p2p_msg_t m = {.src = src, .comm = h->comm, .tag = h->tag, .seq = h->seq,
-                   .proto = h->proto, .len = h->len, .sreq = h->sreq, .data = payload,
-                   .datalen = plen, .desc = desc};
-    if (c->match == ORDO_MATCH_ORDERED && h->seq != c->recv_seq[src]) {
-        p2p_msg_t *k = msg_keep(&m);
+    int src = m->src;
+    if (c->match == ORDO_MATCH_ORDERED && m->seq != c->recv_seq[src]) {
+        p2p_msg_t *k = m->owned ? m : msg_keep(m);
         if (k == NULL)
             return ORDO_ERR_BUSY;
         p2p->stats.msgs_early++;
         p2p_peer_t *p = p2p_peer(src);
         k->next = p->early;
         p->early = k;
-        return desc ? ORDO_INPROGRESS : ORDO_OK;
+        /* a bounce buffer now belongs to the kept record */
+        return k != m && k->desc ? ORDO_INPROGRESS : ORDO_OK;
     }
-    ordo_status_t st = arrive(c, &m);
+    ordo_status_t st = arrive(c, m);
     if (st == ORDO_ERR_BUSY)
         return st;
     if (c->match == ORDO_MATCH_ORDERED) {
@@ -198,4 +191,51 @@ ordo_status_t p2p_incoming(int src, const p2p_hdr_t *h, void *payload, size_t pl
             drain_early(c, src);
     }
     return st;
+}
+
+ordo_status_t p2p_incoming(int src, const p2p_hdr_t *h, void *payload, size_t plen,
+                           void *desc)
+{
+    p2p_comm_t *c = h->comm < p2p->ncomms ? p2p->comms[h->comm] : NULL;
+    p2p_msg_t m = {.src = src, .comm = h->comm, .tag = h->tag, .seq = h->seq,
+                   .proto = h->proto, .len = h->len, .sreq = h->sreq, .data = payload,
+                   .datalen = plen, .desc = desc};
+    if (ORDO_UNLIKELY(c == NULL || c->magic != P2P_MAGIC_COMM)) {
+        if (c == NULL && h->comm >= p2p->next_id) {
+            /* a context the sender has and we are about to create (its
+             * creation finished there first): keep the message for it */
+            p2p_msg_t *k = msg_keep(&m);
+            if (k == NULL)
+                return ORDO_ERR_BUSY;
+            k->next = p2p->future;
+            p2p->future = k;
+            return desc ? ORDO_INPROGRESS : ORDO_OK;
+        }
+        ordo_warn("dropped a message from rank %d on context %u, which does not exist here "
+                  "(destroyed, or this rank is not a member)", src, h->comm);
+        p2p_credit_return(src);
+        return ORDO_OK;
+    }
+    return admit(c, &m);
+}
+
+void p2p_admit_future(p2p_comm_t *c)
+{
+    /* oldest first: the list is newest first, so take it apart and reverse */
+    p2p_msg_t *mine = NULL, **pp = &p2p->future, *m;
+    while ((m = *pp) != NULL) {
+        if (m->comm == c->id) {
+            *pp = m->next;
+            m->next = mine;
+            mine = m;
+        } else {
+            pp = &m->next;
+        }
+    }
+    while (mine) {
+        m = mine;
+        mine = m->next;
+        m->next = NULL;
+        admit(c, m);   /* kept records: matching never refuses them */
+    }
 }

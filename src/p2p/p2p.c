@@ -100,29 +100,55 @@ void p2p_req_done(p2p_req_t *r, ordo_status_t st)
 
 /* ------------------------------------------------------------ contexts */
 
-static ordo_status_t comm_new(ordo_match_t match, p2p_comm_t **comm_p)
+/* A context with an agreed id over the given members (ascending world
+ * ranks; NULL: every rank). */
+static ordo_status_t comm_new(ordo_match_t match, uint32_t id, const int *members, int n,
+                              int slot, p2p_comm_t **comm_p)
 {
-    if (p2p->ncomms == p2p->capcomms) {
-        uint32_t cap = p2p->capcomms ? 2 * p2p->capcomms : 8;
+    if (id >= p2p->capcomms) {
+        uint32_t cap = p2p->capcomms ? p2p->capcomms : 8;
+        while (cap <= id)
+            cap *= 2;
         p2p_comm_t **a = realloc(p2p->comms, cap * sizeof(*a));
         if (a == NULL)
             return ORDO_ERR_NO_MEMORY;
+        memset(a + p2p->capcomms, 0, (cap - p2p->capcomms) * sizeof(*a));
         p2p->comms = a;
         p2p->capcomms = cap;
     }
+    int size = p2p->size;
+    if (members == NULL)
+        n = size;
     p2p_comm_t *c = calloc(1, sizeof(*c));
-    uint32_t *seqs = calloc(2 * (size_t)p2p->size, sizeof(uint32_t));
-    if (c == NULL || seqs == NULL) {
-        free(c);
-        free(seqs);
+    uint32_t *seqs = calloc(2 * (size_t)size, sizeof(uint32_t));
+    int *mem = malloc((size_t)n * sizeof(int)), *idx = malloc((size_t)size * sizeof(int));
+    if (c == NULL || seqs == NULL || mem == NULL || idx == NULL) {
+        free(c), free(seqs), free(mem), free(idx);
         return ORDO_ERR_NO_MEMORY;
     }
+    for (int r = 0; r < size; r++)
+        idx[r] = -1;
+    for (int i = 0; i < n; i++) {
+        mem[i] = members ? members[i] : i;
+        idx[mem[i]] = i;
+    }
     c->magic = P2P_MAGIC_COMM;
-    c->id = p2p->ncomms;
+    c->id = id;
     c->match = match;
     c->send_seq = seqs;
-    c->recv_seq = seqs + p2p->size;
-    p2p->comms[p2p->ncomms++] = c;
+    c->recv_seq = seqs + size;
+    c->nmembers = n;
+    c->members = mem;
+    c->index_of = idx;
+    c->my_index = idx[p2p->rank];
+    c->slot = slot;
+    p2p->comms[id] = c;
+    if (id >= p2p->ncomms)
+        p2p->ncomms = id + 1;
+    if (id >= p2p->next_id)
+        p2p->next_id = id + 1;
+    if (p2p->future)
+        p2p_admit_future(c);
     *comm_p = c;
     return ORDO_OK;
 }
@@ -152,8 +178,23 @@ static size_t comm_discard(p2p_comm_t *c)
 static void comm_retire(p2p_comm_t *c)
 {
     c->magic = ORDO_MAGIC_DEAD;
+    if (c->slot >= 0)
+        p2p->slots_free |= (uint64_t)1 << c->slot;
+    c->slot = -1;
     free(c->send_seq);
+    free(c->members);
+    free(c->index_of);
     c->send_seq = c->recv_seq = NULL;
+    c->members = c->index_of = NULL;
+}
+
+ordo_status_t p2p_comm_resolve(ordo_comm_h h, p2p_comm_t **c_p)
+{
+    p2p_comm_t *c = h ? h : p2p->comms[0];
+    if (ORDO_UNLIKELY(c->magic != P2P_MAGIC_COMM))
+        return ORDO_ERR_INVALID_HANDLE;
+    *c_p = c;
+    return ORDO_OK;
 }
 
 static inline ordo_status_t comm_resolve(ordo_comm_h h, p2p_comm_t **c_p)
@@ -165,32 +206,164 @@ static inline ordo_status_t comm_resolve(ordo_comm_h h, p2p_comm_t **c_p)
     return ORDO_OK;
 }
 
+/* Blocking exchange on the runtime's own context. */
+static ordo_status_t ctl_send(const void *buf, size_t len, int dest, int tag)
+{
+    ordo_request_h r;
+    ordo_status_t st = p2p_isend(p2p->comms[P2P_CTL_COMM], buf, len, dest, tag, &r);
+    return st == ORDO_INPROGRESS ? ordo_request_wait(&r, NULL) : st;
+}
+
+static ordo_status_t ctl_recv(void *buf, size_t len, int src, int tag)
+{
+    ordo_request_h r;
+    ordo_status_t st = p2p_irecv(p2p->comms[P2P_CTL_COMM], buf, len, src, tag, &r);
+    return st == ORDO_INPROGRESS ? ordo_request_wait(&r, NULL) : st;
+}
+
+/* The members agree on a context id no member has used (the largest of
+ * their next free ids) and a collective scratch slot free at all of them:
+ * every member reports to the lowest, which answers everyone.  Messages
+ * between two ranks stay in order, so creations that overlap in members
+ * pair up correctly as long as every rank creates in the same order. */
+static ordo_status_t comm_agree(const int *members, int n, uint32_t *id_p, int *slot_p)
+{
+    uint64_t mine[2] = {p2p->next_id, p2p->slots_free}, got[2];
+    ordo_status_t st = ORDO_OK;
+    if (members[0] != p2p->rank) {
+        if ((st = ctl_send(mine, sizeof(mine), members[0], P2P_TAG_CREATE)) != ORDO_OK ||
+            (st = ctl_recv(got, sizeof(got), members[0], P2P_TAG_CREATE)) != ORDO_OK)
+            return st;
+    } else {
+        got[0] = mine[0];
+        got[1] = mine[1];
+        for (int i = 1; i < n && st == ORDO_OK; i++) {
+            uint64_t theirs[2];
+            if ((st = ctl_recv(theirs, sizeof(theirs), members[i], P2P_TAG_CREATE)) != ORDO_OK)
+                break;
+            got[0] = ORDO_MAX(got[0], theirs[0]);
+            got[1] &= theirs[1];
+        }
+        int slot = -1;
+        for (int b = 0; b < ordo_config.coll_slots && b < P2P_MAX_SLOTS; b++)
+            if (got[1] >> b & 1) {
+                slot = b;
+                break;
+            }
+        got[1] = (uint64_t)(int64_t)slot;
+        for (int i = 1; i < n; i++) {
+            ordo_status_t s2 = ctl_send(got, sizeof(got), members[i], P2P_TAG_CREATE);
+            if (st == ORDO_OK)
+                st = s2;
+        }
+    }
+    if (st != ORDO_OK)
+        return st;
+    *id_p = (uint32_t)got[0];
+    *slot_p = (int)(int64_t)got[1];
+    return ORDO_OK;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The members asked for, sorted; an error naming what is wrong. */
+static ordo_status_t comm_members(const ordo_comm_params_t *params, int **members_p, int *n_p)
+{
+    int n = p2p->size;
+    const int *ranks = NULL;
+    if (params && (params->field_mask & ORDO_COMM_FIELD_RANKS)) {
+        n = params->nranks;
+        ranks = params->ranks;
+        if (n < 1 || n > p2p->size || ranks == NULL) {
+            ordo_error("ordo_comm_create: %d ranks asked for (1 .. %d, and a list)", n,
+                       p2p->size);
+            return ORDO_ERR_INVALID_PARAM;
+        }
+    }
+    int *m = malloc((size_t)n * sizeof(int));
+    if (m == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    for (int i = 0; i < n; i++)
+        m[i] = ranks ? ranks[i] : i;
+    qsort(m, (size_t)n, sizeof(int), cmp_int);
+    int self = 0;
+    for (int i = 0; i < n; i++) {
+        if (m[i] < 0 || m[i] >= p2p->size || (i && m[i] == m[i - 1])) {
+            ordo_error("ordo_comm_create: rank %d %s", m[i],
+                       m[i] < 0 || m[i] >= p2p->size ? "is not in the job" : "is listed twice");
+            free(m);
+            return m[i] < 0 || m[i] >= p2p->size ? ORDO_ERR_INVALID_RANK
+                                                  : ORDO_ERR_INVALID_PARAM;
+        }
+        self |= m[i] == p2p->rank;
+    }
+    if (!self) {
+        ordo_error("ordo_comm_create: this rank (%d) is not among the ranks listed; only "
+                   "members call it", p2p->rank);
+        free(m);
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    *members_p = m;
+    *n_p = n;
+    return ORDO_OK;
+}
+
 ORDO_API ordo_status_t ordo_comm_create(const ordo_comm_params_t *params, ordo_comm_h *comm_p)
 {
     ORDO_CHECK_INIT();
     if (comm_p == NULL)
         return ORDO_ERR_INVALID_PARAM;
     ordo_match_t match = ORDO_MATCH_ORDERED;
-    if (params && (params->field_mask & ~(uint64_t)ORDO_COMM_FIELD_MATCH))
+    if (params && (params->field_mask & ~(uint64_t)(ORDO_COMM_FIELD_MATCH |
+                                                    ORDO_COMM_FIELD_RANKS)))
         return ORDO_ERR_INVALID_PARAM;
     if (params && (params->field_mask & ORDO_COMM_FIELD_MATCH)) {
         if ((unsigned)params->match > ORDO_MATCH_OVERTAKING)
             return ORDO_ERR_INVALID_PARAM;
         match = params->match;
     }
-    p2p_comm_t *c;
-    ordo_status_t st = comm_new(match, &c);
+    int *members, n, slot;
+    uint32_t id;
+    ordo_status_t st = comm_members(params, &members, &n);
     if (st != ORDO_OK)
         return st;
-    /* Once every rank has the context, none can receive a message for a
-     * context it does not know yet. */
-    st = ordo_ctx->boot->ops->barrier(ordo_ctx->boot);
-    if (st != ORDO_OK) {
-        comm_retire(c);
-        return st;
+    p2p_comm_t *c = NULL;
+    if ((st = comm_agree(members, n, &id, &slot)) == ORDO_OK) {
+        if (slot >= 0)
+            p2p->slots_free &= ~((uint64_t)1 << slot);
+        st = comm_new(match, id, members, n, slot, &c);
     }
+    free(members);
+    if (st != ORDO_OK)
+        return st;
     *comm_p = c;
     return ORDO_OK;
+}
+
+/* Every member has reached this point (members report to the lowest, which
+ * answers): no member sends on a context another has already dropped. */
+static ordo_status_t comm_members_barrier(p2p_comm_t *c)
+{
+    char token = 0;
+    int leader = c->members[0];
+    ordo_status_t st = ORDO_OK;
+    if (leader != p2p->rank) {
+        if ((st = ctl_send(&token, 1, leader, P2P_TAG_DESTROY)) == ORDO_OK)
+            st = ctl_recv(&token, 1, leader, P2P_TAG_DESTROY);
+        return st;
+    }
+    for (int i = 1; i < c->nmembers && st == ORDO_OK; i++)
+        st = ctl_recv(&token, 1, c->members[i], P2P_TAG_DESTROY);
+    for (int i = 1; i < c->nmembers; i++) {
+        ordo_status_t s2 = ctl_send(&token, 1, c->members[i], P2P_TAG_DESTROY);
+        if (st == ORDO_OK)
+            st = s2;
+    }
+    return st;
 }
 
 ORDO_API ordo_status_t ordo_comm_destroy(ordo_comm_h comm)
@@ -206,7 +379,7 @@ ORDO_API ordo_status_t ordo_comm_destroy(ordo_comm_h comm)
         ordo_error("ordo_comm_destroy: receives are still posted on the context");
         return ORDO_ERR_BUSY;
     }
-    st = ordo_ctx->boot->ops->barrier(ordo_ctx->boot);
+    st = comm_members_barrier(c);
     ordo_progress_once();
     size_t n = comm_discard(c);
     if (n)
@@ -216,15 +389,45 @@ ORDO_API ordo_status_t ordo_comm_destroy(ordo_comm_h comm)
     return st;
 }
 
+ORDO_API ordo_status_t ordo_comm_size(ordo_comm_h comm, int *size_p)
+{
+    ORDO_CHECK_INIT();
+    p2p_comm_t *c;
+    ordo_status_t st = comm_resolve(comm, &c);
+    if (st != ORDO_OK)
+        return st;
+    if (size_p == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+    *size_p = c->nmembers;
+    return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_comm_member(ordo_comm_h comm, int index, int *rank_p)
+{
+    ORDO_CHECK_INIT();
+    p2p_comm_t *c;
+    ordo_status_t st = comm_resolve(comm, &c);
+    if (st != ORDO_OK)
+        return st;
+    if (rank_p == NULL || index < 0 || index >= c->nmembers)
+        return ORDO_ERR_INVALID_PARAM;
+    *rank_p = c->members[index];
+    return ORDO_OK;
+}
+
 /* ------------------------------------------------------------- checks */
 
-static inline ordo_status_t check_peer(int rank, int any_ok)
+static inline ordo_status_t check_peer(const p2p_comm_t *c, int rank, int any_ok)
 {
     if (any_ok && rank == ORDO_ANY_SOURCE)
         return ORDO_OK;
     if (ORDO_UNLIKELY(rank < 0 || rank >= p2p->size)) {
         ordo_error("rank %d is not in the job (0 .. %d)%s", rank, p2p->size - 1,
                    any_ok ? " nor ORDO_ANY_SOURCE" : "");
+        return ORDO_ERR_INVALID_RANK;
+    }
+    if (ORDO_UNLIKELY(c->index_of[rank] < 0)) {
+        ordo_error("rank %d is not a member of the context", rank);
         return ORDO_ERR_INVALID_RANK;
     }
     if (ORDO_UNLIKELY(p2p_peer(rank)->dead))
@@ -251,10 +454,20 @@ ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t le
     ordo_status_t st = comm_resolve(comm, &c);
     if (ORDO_UNLIKELY(st != ORDO_OK))
         return st;
-    if (ORDO_UNLIKELY((st = check_peer(dest, 0)) != ORDO_OK || (st = check_tag(tag, 0)) != ORDO_OK))
+    if (ORDO_UNLIKELY((st = check_peer(c, dest, 0)) != ORDO_OK ||
+                      (st = check_tag(tag, 0)) != ORDO_OK))
         return st;
     if (ORDO_UNLIKELY(req_p == NULL || (buf == NULL && len)))
         return ORDO_ERR_INVALID_PARAM;
+    return p2p_isend(c, buf, len, dest, tag, req_p);
+}
+
+ordo_status_t p2p_isend(p2p_comm_t *c, const void *buf, size_t len, int dest, int tag,
+                        ordo_request_h *req_p)
+{
+    ordo_status_t st;
+    if (ORDO_UNLIKELY(p2p_peer(dest)->dead))
+        return ORDO_ERR_PEER_DEAD;
     int proto = p2p_choose_proto(len);
     p2p_peer_t *p = p2p_peer(dest);
     if (ORDO_LIKELY(proto == PROTO_SHORT && p->sendq_head == NULL && p->credits)) {
@@ -316,7 +529,7 @@ static inline ordo_status_t recv_check(ordo_comm_h comm, void *buf, size_t cap, 
     ordo_status_t st = comm_resolve(comm, c_p);
     if (ORDO_UNLIKELY(st != ORDO_OK))
         return st;
-    if (ORDO_UNLIKELY((st = check_peer(source, 1)) != ORDO_OK ||
+    if (ORDO_UNLIKELY((st = check_peer(*c_p, source, 1)) != ORDO_OK ||
                       (st = check_tag(tag, 1)) != ORDO_OK))
         return st;
     if (ORDO_UNLIKELY(buf == NULL && cap))
@@ -352,6 +565,14 @@ ORDO_API ordo_status_t ordo_recv_nb(ordo_comm_h comm, void *buf, size_t cap, int
         return st;
     if (ORDO_UNLIKELY(req_p == NULL))
         return ORDO_ERR_INVALID_PARAM;
+    return recv_post(c, buf, cap, source, tag, req_p);
+}
+
+ordo_status_t p2p_irecv(p2p_comm_t *c, void *buf, size_t cap, int source, int tag,
+                        ordo_request_h *req_p)
+{
+    if (ORDO_UNLIKELY(source != ORDO_ANY_SOURCE && p2p_peer(source)->dead))
+        return ORDO_ERR_PEER_DEAD;
     return recv_post(c, buf, cap, source, tag, req_p);
 }
 
@@ -436,7 +657,7 @@ ORDO_API ordo_status_t ordo_probe_nb(ordo_comm_h comm, int source, int tag, int 
     ordo_status_t st = comm_resolve(comm, &c);
     if (st != ORDO_OK)
         return st;
-    if ((st = check_peer(source, 1)) != ORDO_OK || (st = check_tag(tag, 1)) != ORDO_OK)
+    if ((st = check_peer(c, source, 1)) != ORDO_OK || (st = check_tag(tag, 1)) != ORDO_OK)
         return st;
     if (flag_p == NULL)
         return ORDO_ERR_INVALID_PARAM;
@@ -513,9 +734,16 @@ static ordo_status_t p2p_init(void)
         ordo_ctx->ifaces[i]->am_handler = p2p_am_handler;
         ordo_ctx->ifaces[i]->am_arg = NULL;
     }
-    p2p_comm_t *world;
-    if (comm_new(ORDO_MATCH_ORDERED, &world) != ORDO_OK)
+    /* Every rank makes the same two contexts here: the world (with the
+     * first collective scratch slot) and the runtime's own. */
+    p2p->slots_free = ~(uint64_t)0;
+    p2p_comm_t *world, *ctl;
+    if (comm_new(ORDO_MATCH_ORDERED, 0, NULL, 0, ordo_config.coll_slots > 0 ? 0 : -1,
+                 &world) != ORDO_OK ||
+        comm_new(ORDO_MATCH_ORDERED, P2P_CTL_COMM, NULL, 0, -1, &ctl) != ORDO_OK)
         goto err;
+    if (world->slot == 0)
+        p2p->slots_free &= ~(uint64_t)1;
     return ORDO_OK;
 err:
     free(p2p->peers);
@@ -550,6 +778,11 @@ static void p2p_fini(void)
         }
         comm_retire(c);
         free(c);
+    }
+    while (p2p->future) {
+        p2p_msg_t *m = p2p->future;
+        p2p->future = m->next;
+        p2p_msg_free(m);
     }
     for (int r = 0; r < p2p->size; r++) {
         p2p_peer_t *p = p2p_peer(r);

@@ -92,8 +92,14 @@ typedef struct p2p_req {
 
 struct ordo_comm {
     uint32_t      magic;
-    uint32_t      id;
+    uint32_t      id;            /* the same at every member (agreed at creation) */
     ordo_match_t  match;
+    int           nmembers;
+    int          *members;       /* world ranks, ascending */
+    int          *index_of;      /* world rank -> member index, or -1 */
+    int           my_index;
+    int           slot;          /* collective scratch slot, or -1 (see coll/) */
+    uint32_t      coll_seq;      /* collectives started on the context */
     uint32_t     *send_seq;      /* per destination */
     uint32_t     *recv_seq;      /* per source: next in order */
     p2p_req_t    *posted_head, *posted_tail;
@@ -121,8 +127,19 @@ typedef struct p2p_peer {
 #define P2P_MAGIC_COMM 0x434f4d4du  /* "COMM" */
 #define P2P_SMALL_ROOM 256          /* inline bytes of pooled message records */
 
+/* Internal tags are negative: user tags are 0 .. ORDO_TAG_MAX and
+ * ORDO_ANY_TAG matches only those, so runtime traffic (context creation,
+ * collectives) never meets a user's receive. */
+#define P2P_TAG_CREATE  (-2)
+#define P2P_TAG_DESTROY (-3)
+#define P2P_CTL_COMM    1u          /* the runtime's own context, every rank */
+#define P2P_MAX_SLOTS   64
+
 typedef struct p2p_state {
     int                  rank, size;
+    uint32_t             next_id;       /* lowest context id never used here */
+    uint64_t             slots_free;    /* collective scratch slots, a bit each */
+    p2p_msg_t           *future;        /* arrived for contexts not yet created here */
     ordo_tl_am_limits_t  lim;
     int                  single_copy;   /* rendezvous may use rkeys */
     p2p_peer_t          *peers;
@@ -150,6 +167,18 @@ void          p2p_msg_free(p2p_msg_t *m);
 void          p2p_posted_append(p2p_comm_t *c, p2p_req_t *r);
 void          p2p_posted_unlink(p2p_comm_t *c, p2p_req_t *r);
 void          p2p_credit_return(int src);
+
+/* Admit a kept message of a context created after it arrived. */
+void          p2p_admit_future(p2p_comm_t *c);
+
+/* For the runtime's own traffic (any tag, no argument checks; c valid).
+ * Same results as ordo_send_nb / ordo_recv_nb. */
+ordo_status_t p2p_isend(p2p_comm_t *c, const void *buf, size_t len, int dest, int tag,
+                        ordo_request_h *req_p);
+ordo_status_t p2p_irecv(p2p_comm_t *c, void *buf, size_t cap, int source, int tag,
+                        ordo_request_h *req_p);
+/* The context behind a handle (NULL: the world), or an error. */
+ordo_status_t p2p_comm_resolve(ordo_comm_h h, p2p_comm_t **c_p);
 
 /* proto.c */
 int           p2p_choose_proto(size_t len);
