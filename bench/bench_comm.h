@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #ifdef BENCH_MPI
 #include <mpi.h>
@@ -31,6 +32,10 @@ static inline void bc_finalize(void) { MPI_Finalize(); }
 static inline int bc_rank(void) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r); return r; }
 static inline int bc_size(void) { int n; MPI_Comm_size(MPI_COMM_WORLD, &n); return n; }
 static inline void bc_barrier(void) { MPI_Barrier(MPI_COMM_WORLD); }
+/* The library's own barrier, the one measured (bc_barrier only lines
+ * trials up). */
+static inline void bc_coll_barrier(void) { MPI_Barrier(MPI_COMM_WORLD); }
+static inline const char *bc_barrier_variant(void) { return "MPI_Barrier"; }
 static inline void bc_isend(const void *buf, size_t len, int dest, int tag, bc_req_t *r)
 {
     MPI_Isend(buf, (int)len, MPI_BYTE, dest, tag, MPI_COMM_WORLD, r);
@@ -65,6 +70,12 @@ static inline void bc_finalize(void) { ordo_finalize(); }
 static inline int bc_rank(void) { return ordo_rank(); }
 static inline int bc_size(void) { return ordo_size(); }
 static inline void bc_barrier(void) { ordo_barrier(); }
+static inline void bc_coll_barrier(void) { ordo_coll_barrier(ORDO_COMM_WORLD); }
+static inline const char *bc_barrier_variant(void)
+{
+    const char *alg = getenv("ORDO_COLL_BARRIER");
+    return alg && *alg ? alg : "auto";
+}
 static inline void bc_isend(const void *buf, size_t len, int dest, int tag, bc_req_t *r)
 {
     ordo_send_nb(ORDO_COMM_WORLD, buf, len, dest, tag, r);

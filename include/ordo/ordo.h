@@ -363,6 +363,81 @@ ORDO_API ordo_status_t ordo_request_testsome(size_t n, ordo_request_h *reqs, siz
 /* Drive communication (engine completions, deferred operations). */
 ORDO_API ordo_status_t ordo_progress(void);
 
+/* ------------------------------------------------------------ collectives */
+
+/* Collectives run over the members of a context (ORDO_COMM_WORLD: every
+ * rank; see ordo_comm_create for subsets).  Every member calls the same
+ * collectives in the same order with matching arguments; roots are world
+ * ranks.  Each has a non-blocking form (_nb: ORDO_OK when it finished at
+ * once with *req_p = NULL, else ORDO_INPROGRESS and a request to test or
+ * wait for; buffers stay untouched until then).  Several may be in flight on
+ * one context, and they never match the program's own messages.  The
+ * algorithm follows ORDO_COLL_* settings (ordo-info lists them); a forced
+ * one-sided algorithm on a context without a scratch slot runs its
+ * two-sided counterpart. */
+
+typedef enum ordo_dtype {
+    ORDO_DT_INT32  = 0,
+    ORDO_DT_INT64  = 1,
+    ORDO_DT_FLOAT  = 2,
+    ORDO_DT_DOUBLE = 3
+} ordo_dtype_t;
+
+/* SUM, MIN, MAX, PROD on every type; BAND, BOR on the integer types only.
+ * Results are identical at every member (each element is combined once, in
+ * one order, then distributed). */
+typedef enum ordo_reduce_op {
+    ORDO_REDUCE_SUM  = 0,
+    ORDO_REDUCE_MIN  = 1,
+    ORDO_REDUCE_MAX  = 2,
+    ORDO_REDUCE_PROD = 3,
+    ORDO_REDUCE_BAND = 4,
+    ORDO_REDUCE_BOR  = 5
+} ordo_reduce_op_t;
+
+ORDO_API ordo_status_t ordo_coll_barrier(ordo_comm_h comm);
+ORDO_API ordo_status_t ordo_coll_barrier_nb(ordo_comm_h comm, ordo_request_h *req_p);
+
+/* len bytes of root's buf into every member's buf. */
+ORDO_API ordo_status_t ordo_coll_bcast(ordo_comm_h comm, void *buf, size_t len, int root);
+ORDO_API ordo_status_t ordo_coll_bcast_nb(ordo_comm_h comm, void *buf, size_t len, int root,
+                                          ordo_request_h *req_p);
+
+/* Element-wise reduction of count elements; the result in root's rbuf
+ * (reduce; rbuf is ignored elsewhere and may be NULL) or in every member's
+ * (allreduce).  sbuf == rbuf reduces in place. */
+ORDO_API ordo_status_t ordo_coll_reduce(ordo_comm_h comm, const void *sbuf, void *rbuf,
+                                        size_t count, ordo_dtype_t dtype, ordo_reduce_op_t op,
+                                        int root);
+ORDO_API ordo_status_t ordo_coll_reduce_nb(ordo_comm_h comm, const void *sbuf, void *rbuf,
+                                           size_t count, ordo_dtype_t dtype,
+                                           ordo_reduce_op_t op, int root,
+                                           ordo_request_h *req_p);
+ORDO_API ordo_status_t ordo_coll_allreduce(ordo_comm_h comm, const void *sbuf, void *rbuf,
+                                           size_t count, ordo_dtype_t dtype,
+                                           ordo_reduce_op_t op);
+ORDO_API ordo_status_t ordo_coll_allreduce_nb(ordo_comm_h comm, const void *sbuf, void *rbuf,
+                                              size_t count, ordo_dtype_t dtype,
+                                              ordo_reduce_op_t op, ordo_request_h *req_p);
+
+/* Every member's len bytes, in member order (ascending rank), into root's
+ * rbuf (gather; n * len bytes) or every member's (allgather). */
+ORDO_API ordo_status_t ordo_coll_gather(ordo_comm_h comm, const void *sbuf, size_t len,
+                                        void *rbuf, int root);
+ORDO_API ordo_status_t ordo_coll_gather_nb(ordo_comm_h comm, const void *sbuf, size_t len,
+                                           void *rbuf, int root, ordo_request_h *req_p);
+ORDO_API ordo_status_t ordo_coll_allgather(ordo_comm_h comm, const void *sbuf, size_t len,
+                                           void *rbuf);
+ORDO_API ordo_status_t ordo_coll_allgather_nb(ordo_comm_h comm, const void *sbuf, size_t len,
+                                              void *rbuf, ordo_request_h *req_p);
+
+/* Block j (len bytes at sbuf + j * len) goes to member j, arriving at
+ * rbuf + i * len there, where i is this member's index. */
+ORDO_API ordo_status_t ordo_coll_alltoall(ordo_comm_h comm, const void *sbuf, size_t len,
+                                          void *rbuf);
+ORDO_API ordo_status_t ordo_coll_alltoall_nb(ordo_comm_h comm, const void *sbuf, size_t len,
+                                             void *rbuf, ordo_request_h *req_p);
+
 /* ------------------------------------------------------------- statistics */
 
 /* What the runtime did, and what ordering cost it.  Sums over all streams. */
@@ -387,6 +462,8 @@ typedef struct ordo_stats {
     uint64_t msgs_early;                /* arrived ahead of sequence, held to keep order */
     uint64_t credit_stalls;             /* sends held back by flow control */
     uint64_t deliveries_reordered;      /* shuffled by the ORDO_TL_REORDER test mode */
+    /* collectives */
+    uint64_t collectives;               /* collectives completed */
 } ordo_stats_t;
 
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p);

@@ -22,6 +22,7 @@ static const char *const barrier_names[] = {"auto", "dissemination", "tree", "sh
 static const char *const bcast_names[] = {"auto", "binomial", "put", NULL};
 static const char *const reduce_names[] = {"auto", "recdbl", "ring", NULL};
 static const char *const alltoall_names[] = {"auto", "pairwise", "put", NULL};
+static const char *const yield_names[] = {"auto", "always", "never", NULL};
 static const char *const log_names[] = {"error", "warn", "info", "debug", NULL};
 
 #define FIELD(f) offsetof(ordo_config_t, f)
@@ -118,6 +119,11 @@ static const ordo_setting_t settings[] = {
     {"ORDO_COLL_SCRATCH", ORDO_SETTING_SIZE, "64K",
      "Bytes of each scratch slot that one-sided broadcast and alltoall stage data in "
      "(larger data moves in rounds)", NULL, FIELD(coll_scratch), 0, 0},
+    {"ORDO_YIELD", ORDO_SETTING_ENUM, "auto",
+     "Whether a wait that finds nothing to do gives its core away (sched_yield) every few "
+     "dozen passes: always, never, or auto (when the job has more ranks than the machine "
+     "has cores, where spinning would starve the rank being waited for)", yield_names,
+     FIELD(yield), 0, 0},
     {"ORDO_EPOCH_TIMEOUT", ORDO_SETTING_INT, "120",
      "Seconds an RMA synchronisation (start, wait, lock) waits for its peers before it "
      "fails with ORDO_ERR_TIMED_OUT naming the ranks it waited for (mismatched groups)",

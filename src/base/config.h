@@ -24,6 +24,7 @@ enum { ORDO_ENGINE_BIND_ANY = 0, ORDO_ENGINE_BIND_RANK = 1 };
 enum { ORDO_PROTO_AUTO = 0, ORDO_PROTO_SHORT, ORDO_PROTO_EAGER, ORDO_PROTO_RGET,
        ORDO_PROTO_RPUT };
 enum { ORDO_RNDV_GET = 0, ORDO_RNDV_PUT = 1 };
+enum { ORDO_YIELD_AUTO = 0, ORDO_YIELD_ALWAYS, ORDO_YIELD_NEVER };
 /* Collective algorithms; AUTO (0) chooses by size and group size. */
 enum { ORDO_BARRIER_AUTO = 0, ORDO_BARRIER_DISSEMINATION, ORDO_BARRIER_TREE, ORDO_BARRIER_SHM };
 enum { ORDO_BCAST_AUTO = 0, ORDO_BCAST_BINOMIAL, ORDO_BCAST_PUT };
@@ -56,6 +57,7 @@ typedef struct ordo_config {
     int    coll_alltoall;      /* ORDO_ALLTOALL_* */
     int    coll_radix;         /* fan-in / fan-out tree radix */
     size_t coll_large;         /* from this many bytes: ring / pipelined algorithms */
+    int    yield;              /* ORDO_YIELD_*: idle waits give the core away */
     int    epoch_timeout;      /* seconds an RMA synchronisation waits for its peers */
     int    tl_reorder;         /* test mode: shuffle deliveries in windows of this many */
     int    tl_reorder_seed;

@@ -1,5 +1,6 @@
 /* ordo_init / ordo_finalize and the process-wide context. */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -99,6 +100,9 @@ ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params)
     st = open_transports(ctx);
     if (st != ORDO_OK)
         goto err_tl;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    ctx->yield_idle = ordo_config.yield == ORDO_YIELD_ALWAYS ||
+                      (ordo_config.yield == ORDO_YIELD_AUTO && cpus > 0 && ctx->size > cpus);
     ordo_ctx = ctx;   /* the stream constructor reads it */
     st = ordo_stream_new((ordo_order_t)ordo_config.order, &ctx->default_stream);
     if (st != ORDO_OK)
@@ -205,6 +209,18 @@ ordo_status_t ordo_layers_stream_drain(struct ordo_stream *s, int rank)
     return st;
 }
 
+unsigned ordo_progress_wait(unsigned *idle)
+{
+    unsigned n = ordo_progress_once();
+    if (n)
+        *idle = 0;
+    else if (ordo_ctx->yield_idle && ++*idle >= 32) {
+        *idle = 0;
+        sched_yield();
+    }
+    return n;
+}
+
 ORDO_API ordo_status_t ordo_progress(void)
 {
     ORDO_CHECK_INIT();
@@ -265,6 +281,7 @@ ORDO_API ordo_status_t ordo_stats_print(FILE *out)
     P(sends); P(recvs); P(recvs_direct); P(bytes_sent); P(bytes_received);
     P(msgs_short); P(msgs_eager); P(msgs_rget); P(msgs_rput); P(msgs_pipelined);
     P(msgs_unexpected); P(msgs_early); P(credit_stalls); P(deliveries_reordered);
+    P(collectives);
 #undef P
     return ORDO_OK;
 }

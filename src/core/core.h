@@ -114,6 +114,7 @@ typedef struct ordo_context {
     size_t               pio_max;
     ordo_stats_t         retired;          /* counters of destroyed streams */
     int                  in_finalize;
+    int                  yield_idle;       /* waits give the core away when idle */
 } ordo_context_t;
 
 extern ordo_context_t *ordo_ctx;
@@ -157,6 +158,13 @@ static inline void ordo_request_complete(struct ordo_request *op, ordo_status_t 
     op->info.error = st;
     op->state = ORDO_OP_DONE;
 }
+
+/* One pass of progress inside a wait loop: when it found nothing to do a
+ * few dozen times in a row and waits yield (ORDO_YIELD; by default when the
+ * ranks outnumber the cores), the core goes to whoever shares it — a spinning
+ * rank would otherwise hold it for a whole time slice while the rank it waits
+ * for cannot run. */
+unsigned ordo_progress_wait(unsigned *idle);
 
 /* region.c */
 void ordo_region_destroy_all(void);

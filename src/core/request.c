@@ -71,8 +71,9 @@ ORDO_API ordo_status_t ordo_request_wait(ordo_request_h *req, ordo_completion_t 
             *info_p = empty_info;
         return ORDO_OK;
     }
+    unsigned idle = 0;
     while (!is_done(*req))
-        ordo_progress_once();
+        ordo_progress_wait(&idle);
     return finish(req, info_p);
 }
 
@@ -100,6 +101,7 @@ ORDO_API ordo_status_t ordo_request_waitall(size_t n, ordo_request_h *reqs,
     /* Complete them in whatever order they finish, not in array order, so
      * one slow request does not hold back the release of the others. */
     size_t left = n;
+    unsigned idle = 0;
     while (left) {
         left = 0;
         for (size_t i = 0; i < n; i++) {
@@ -114,7 +116,7 @@ ORDO_API ordo_status_t ordo_request_waitall(size_t n, ordo_request_h *reqs,
                 first = st;
         }
         if (left)
-            ordo_progress_once();
+            ordo_progress_wait(&idle);
     }
     return first;
 }
@@ -126,6 +128,7 @@ ORDO_API ordo_status_t ordo_request_waitany(size_t n, ordo_request_h *reqs, size
     ordo_status_t st = check_all(n, reqs);
     if (st != ORDO_OK || index_p == NULL)
         return st != ORDO_OK ? st : ORDO_ERR_INVALID_PARAM;
+    unsigned idle = 0;
     for (;;) {
         int any = 0;
         for (size_t i = 0; i < n; i++) {
@@ -143,7 +146,7 @@ ORDO_API ordo_status_t ordo_request_waitany(size_t n, ordo_request_h *reqs, size
                 *info_p = empty_info;
             return ORDO_OK;
         }
-        ordo_progress_once();
+        ordo_progress_wait(&idle);
     }
 }
 

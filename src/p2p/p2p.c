@@ -1,4 +1,5 @@
 /* Two-sided messaging: the layer, contexts, requests and the public calls. */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,8 +179,11 @@ static size_t comm_discard(p2p_comm_t *c)
 static void comm_retire(p2p_comm_t *c)
 {
     c->magic = ORDO_MAGIC_DEAD;
-    if (c->slot >= 0)
+    if (c->slot >= 0) {
+        if (p2p->slot_reset)
+            p2p->slot_reset(c->slot);
         p2p->slots_free |= (uint64_t)1 << c->slot;
+    }
     c->slot = -1;
     free(c->send_seq);
     free(c->members);
@@ -292,12 +296,12 @@ static ordo_status_t comm_members(const ordo_comm_params_t *params, int **member
     qsort(m, (size_t)n, sizeof(int), cmp_int);
     int self = 0;
     for (int i = 0; i < n; i++) {
-        if (m[i] < 0 || m[i] >= p2p->size || (i && m[i] == m[i - 1])) {
+        int outside = m[i] < 0 || m[i] >= p2p->size;
+        if (outside || (i && m[i] == m[i - 1])) {
             ordo_error("ordo_comm_create: rank %d %s", m[i],
-                       m[i] < 0 || m[i] >= p2p->size ? "is not in the job" : "is listed twice");
+                       outside ? "is not in the job" : "is listed twice");
             free(m);
-            return m[i] < 0 || m[i] >= p2p->size ? ORDO_ERR_INVALID_RANK
-                                                  : ORDO_ERR_INVALID_PARAM;
+            return outside ? ORDO_ERR_INVALID_RANK : ORDO_ERR_INVALID_PARAM;
         }
         self |= m[i] == p2p->rank;
     }
@@ -598,6 +602,7 @@ static inline int direct_match(const p2p_comm_t *c, const p2p_hdr_t *h, int src,
 static ordo_status_t recv_direct(p2p_comm_t *c, ordo_tl_iface_t *f, void *buf, size_t cap,
                                  int src, int tag, ordo_completion_t *info_p)
 {
+    unsigned idle = 0;
     for (unsigned look = 1;; look++) {
         size_t n;
         const p2p_hdr_t *h = f->ops->am_peek(f, src, &n);
@@ -624,7 +629,7 @@ static ordo_status_t recv_direct(p2p_comm_t *c, ordo_tl_iface_t *f, void *buf, s
             ordo_cpu_relax();
             continue;
         }
-        ordo_progress_once();
+        ordo_progress_wait(&idle);
         if (c->unexp_head || ((look & 4095) == 0 && ordo_boot_rank_dead(ordo_ctx->boot, src)))
             return ORDO_INPROGRESS;
     }
@@ -680,9 +685,11 @@ ORDO_API ordo_status_t ordo_probe(ordo_comm_h comm, int source, int tag,
                                   ordo_completion_t *info_p)
 {
     int flag = 0;
+    unsigned idle = 0;
     ordo_status_t st;
     while ((st = ordo_probe_nb(comm, source, tag, &flag, info_p)) == ORDO_OK && !flag)
-        ;
+        if (ordo_ctx->yield_idle && ++idle % 32 == 0)
+            sched_yield();
     return st;
 }
 

@@ -140,6 +140,9 @@ typedef struct p2p_state {
     uint32_t             next_id;       /* lowest context id never used here */
     uint64_t             slots_free;    /* collective scratch slots, a bit each */
     p2p_msg_t           *future;        /* arrived for contexts not yet created here */
+    /* Called when a context gives its scratch slot back, once every member
+     * is done with it (set by the collectives). */
+    void               (*slot_reset)(int slot);
     ordo_tl_am_limits_t  lim;
     int                  single_copy;   /* rendezvous may use rkeys */
     p2p_peer_t          *peers;

@@ -213,8 +213,9 @@ static int pending_to(const struct ordo_stream *s, int rank)
 
 static ordo_status_t rma_drain(struct ordo_stream *s, int rank)
 {
+    unsigned idle = 0;
     while (pending_to(s, rank))
-        ordo_progress_once();
+        ordo_progress_wait(&idle);
     atomic_thread_fence(memory_order_seq_cst);
     ordo_status_t st = s->error;
     s->error = ORDO_OK;
@@ -227,8 +228,9 @@ static void serialise(struct ordo_stream *s, unsigned type, int rank, unsigned f
     if (s->pending_head == NULL || !blocked(s, type, rank, flags, s->fence_seq, NULL))
         return;
     s->stats.ops_serialised++;
+    unsigned idle = 0;
     while (blocked(s, type, rank, flags, s->fence_seq, NULL))
-        ordo_progress_once();
+        ordo_progress_wait(&idle);
 }
 
 /* ------------------------------------------------------------------ put/get */

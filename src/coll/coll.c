@@ -1,0 +1,318 @@
+/* Collectives: the layer (scratch region, progress) and the public calls. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll.h"
+#include "../base/log.h"
+
+coll_state_t *coll;
+
+coll_slot_t *coll_slot_of(p2p_comm_t *c)
+{
+    return c->slot >= 0 && coll->scratch ? &coll->slots[c->slot] : NULL;
+}
+
+int coll_all_mapped(p2p_comm_t *c)
+{
+    void *p;
+    for (int i = 0; i < c->nmembers; i++)
+        if (ordo_region_ptr(coll->scratch, c->members[i], &p) != ORDO_OK)
+            return 0;
+    return 1;
+}
+
+/* Every member is done with the context that held slot: clear our words
+ * and counters for the next one (no other member of a context with this
+ * slot can exist before we agree to one). */
+static void slot_reset(int slot)
+{
+    memset(coll->local + (size_t)slot * coll->slot_bytes, 0, COLL_SYNC_BYTES);
+    memset(&coll->slots[slot], 0, sizeof(coll->slots[slot]));
+}
+
+/* ------------------------------------------------------------ the layer */
+
+static ordo_status_t coll_init(void)
+{
+    if (ordo_config.coll_radix < 2 || ordo_config.coll_radix > 64) {
+        ordo_error("ORDO_COLL_RADIX=%d: the tree radix is 2 .. 64", ordo_config.coll_radix);
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    if (ordo_config.coll_slots < 0 || ordo_config.coll_slots > P2P_MAX_SLOTS) {
+        ordo_error("ORDO_COLL_SLOTS=%d: 0 .. %d", ordo_config.coll_slots, P2P_MAX_SLOTS);
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    if (ordo_config.coll_scratch < 64) {
+        ordo_error("ORDO_COLL_SCRATCH=%zu: at least 64 bytes", ordo_config.coll_scratch);
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    coll = calloc(1, sizeof(*coll));
+    if (coll == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    ordo_stream_params_t sp = {.field_mask = ORDO_STREAM_FIELD_ORDER,
+                               .order = ORDO_ORDER_RELAXED};
+    ordo_status_t st = ordo_stream_create(&sp, &coll->stream);
+    if (st != ORDO_OK)
+        goto err;
+    if (ordo_config.coll_slots > 0) {
+        /* pages nobody touches cost nothing: the staging areas are only
+         * written by the one-sided broadcast and alltoall */
+        coll->slot_bytes = (COLL_SYNC_BYTES + ordo_config.coll_scratch + 4095) & ~(size_t)4095;
+        void *local;
+        st = ordo_region_alloc(coll->slot_bytes * (size_t)ordo_config.coll_slots, 0,
+                               &coll->scratch, &local);
+        if (st != ORDO_OK)
+            goto err_stream;
+        coll->local = local;
+    }
+    p2p->slot_reset = slot_reset;
+    return ORDO_OK;
+err_stream:
+    ordo_stream_destroy(coll->stream);
+err:
+    free(coll);
+    coll = NULL;
+    return st;
+}
+
+static ordo_status_t coll_quiesce(void)
+{
+    if (coll->active)
+        ordo_warn("ordo_finalize: %s collective(s) never completed",
+                  coll->active->next ? "several" : "a");
+    return ORDO_OK;
+}
+
+static void coll_fini(void)
+{
+    /* the scratch region went with every region at finalize */
+    p2p->slot_reset = NULL;
+    while (coll->active) {   /* never waited for: the handles die with the runtime */
+        coll_op_t *op = coll->active;
+        coll->active = op->next;
+        coll_op_abort(op);
+    }
+    free(coll);
+    coll = NULL;
+}
+
+static unsigned coll_progress(void)
+{
+    return coll->active ? coll_progress_ops() : 0;
+}
+
+static void coll_stats(ordo_stats_t *sum)
+{
+    sum->collectives += coll->stats.collectives;
+}
+
+const ordo_layer_t ordo_coll_layer = {
+    .name = "collectives",
+    .init = coll_init,
+    .progress = coll_progress,
+    .quiesce = coll_quiesce,
+    .fini = coll_fini,
+    .stats = coll_stats,
+};
+
+/* ---------------------------------------------------------- public calls */
+
+static ordo_status_t begin(ordo_comm_h comm, ordo_request_h *req_p, coll_op_t **op_p)
+{
+    ORDO_CHECK_INIT();
+    p2p_comm_t *c;
+    ordo_status_t st = p2p_comm_resolve(comm, &c);
+    if (st != ORDO_OK)
+        return st;
+    if (req_p == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+    if ((*op_p = coll_op_new(c)) == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    return ORDO_OK;
+}
+
+static ordo_status_t check_root(coll_op_t *op, int root)
+{
+    if (root < 0 || root >= ordo_ctx->size || op->c->index_of[root] < 0) {
+        ordo_error("collective root %d is not a member of the context", root);
+        return ORDO_ERR_INVALID_RANK;
+    }
+    return ORDO_OK;
+}
+
+/* Undo an op that was never started: the context's collective count goes
+ * back, so a rejected call leaves the members in step. */
+static ordo_status_t reject(coll_op_t *op, ordo_status_t st)
+{
+    op->c->coll_seq--;
+    coll_op_abort(op);
+    return st;
+}
+
+static ordo_status_t wait_for(ordo_status_t st, ordo_request_h req)
+{
+    return st == ORDO_INPROGRESS ? ordo_request_wait(&req, NULL) : st;
+}
+
+ORDO_API ordo_status_t ordo_coll_barrier_nb(ordo_comm_h comm, ordo_request_h *req_p)
+{
+    coll_op_t *op;
+    ordo_status_t st = begin(comm, req_p, &op);
+    if (st != ORDO_OK)
+        return st;
+    coll_build_barrier(op, ordo_config.coll_barrier);
+    return coll_start(op, req_p);
+}
+
+ORDO_API ordo_status_t ordo_coll_barrier(ordo_comm_h comm)
+{
+    ordo_request_h r = NULL;
+    ordo_status_t st = ordo_coll_barrier_nb(comm, &r);
+    return wait_for(st, r);
+}
+
+ORDO_API ordo_status_t ordo_coll_bcast_nb(ordo_comm_h comm, void *buf, size_t len, int root,
+                                          ordo_request_h *req_p)
+{
+    coll_op_t *op;
+    ordo_status_t st = begin(comm, req_p, &op);
+    if (st != ORDO_OK)
+        return st;
+    if ((st = check_root(op, root)) != ORDO_OK || (buf == NULL && len))
+        return reject(op, st != ORDO_OK ? st : ORDO_ERR_INVALID_PARAM);
+    coll_build_bcast(op, buf, len, root, ordo_config.coll_bcast);
+    return coll_start(op, req_p);
+}
+
+ORDO_API ordo_status_t ordo_coll_bcast(ordo_comm_h comm, void *buf, size_t len, int root)
+{
+    ordo_request_h r = NULL;
+    ordo_status_t st = ordo_coll_bcast_nb(comm, buf, len, root, &r);
+    return wait_for(st, r);
+}
+
+static ordo_status_t reduction(ordo_comm_h comm, const void *sbuf, void *rbuf, size_t count,
+                               ordo_dtype_t dtype, ordo_reduce_op_t rop, int root,
+                               ordo_request_h *req_p)
+{
+    coll_op_t *op;
+    ordo_status_t st = begin(comm, req_p, &op);
+    if (st != ORDO_OK)
+        return st;
+    if ((st = coll_check_reduction(dtype, rop)) != ORDO_OK ||
+        (root >= 0 && (st = check_root(op, root)) != ORDO_OK))
+        return reject(op, st);
+    int gets_result = root < 0 || op->c->members[op->c->my_index] == root;
+    if (count && (sbuf == NULL || (gets_result && rbuf == NULL))) {
+        ordo_error("reduction: a NULL buffer");
+        return reject(op, ORDO_ERR_INVALID_PARAM);
+    }
+    coll_build_reduce(op, sbuf, rbuf, count, dtype, rop, root, ordo_config.coll_reduce);
+    return coll_start(op, req_p);
+}
+
+ORDO_API ordo_status_t ordo_coll_reduce_nb(ordo_comm_h comm, const void *sbuf, void *rbuf,
+                                           size_t count, ordo_dtype_t dtype,
+                                           ordo_reduce_op_t op, int root,
+                                           ordo_request_h *req_p)
+{
+    if (root < 0) {
+        ordo_error("ordo_coll_reduce: root %d is not a rank", root);
+        return ORDO_ERR_INVALID_RANK;
+    }
+    return reduction(comm, sbuf, rbuf, count, dtype, op, root, req_p);
+}
+
+ORDO_API ordo_status_t ordo_coll_reduce(ordo_comm_h comm, const void *sbuf, void *rbuf,
+                                        size_t count, ordo_dtype_t dtype, ordo_reduce_op_t op,
+                                        int root)
+{
+    ordo_request_h r = NULL;
+    ordo_status_t st = ordo_coll_reduce_nb(comm, sbuf, rbuf, count, dtype, op, root, &r);
+    return wait_for(st, r);
+}
+
+ORDO_API ordo_status_t ordo_coll_allreduce_nb(ordo_comm_h comm, const void *sbuf, void *rbuf,
+                                              size_t count, ordo_dtype_t dtype,
+                                              ordo_reduce_op_t op, ordo_request_h *req_p)
+{
+    return reduction(comm, sbuf, rbuf, count, dtype, op, -1, req_p);
+}
+
+ORDO_API ordo_status_t ordo_coll_allreduce(ordo_comm_h comm, const void *sbuf, void *rbuf,
+                                           size_t count, ordo_dtype_t dtype,
+                                           ordo_reduce_op_t op)
+{
+    ordo_request_h r = NULL;
+    ordo_status_t st = ordo_coll_allreduce_nb(comm, sbuf, rbuf, count, dtype, op, &r);
+    return wait_for(st, r);
+}
+
+static ordo_status_t gathering(ordo_comm_h comm, const void *sbuf, size_t len, void *rbuf,
+                               int root, ordo_request_h *req_p)
+{
+    coll_op_t *op;
+    ordo_status_t st = begin(comm, req_p, &op);
+    if (st != ORDO_OK)
+        return st;
+    if (root >= 0 && (st = check_root(op, root)) != ORDO_OK)
+        return reject(op, st);
+    int gets_result = root < 0 || op->c->members[op->c->my_index] == root;
+    if (len && (sbuf == NULL || (gets_result && rbuf == NULL)))
+        return reject(op, ORDO_ERR_INVALID_PARAM);
+    coll_build_gather(op, sbuf, len, rbuf, root, root < 0);
+    return coll_start(op, req_p);
+}
+
+ORDO_API ordo_status_t ordo_coll_gather_nb(ordo_comm_h comm, const void *sbuf, size_t len,
+                                           void *rbuf, int root, ordo_request_h *req_p)
+{
+    if (root < 0) {
+        ordo_error("ordo_coll_gather: root %d is not a rank", root);
+        return ORDO_ERR_INVALID_RANK;
+    }
+    return gathering(comm, sbuf, len, rbuf, root, req_p);
+}
+
+ORDO_API ordo_status_t ordo_coll_gather(ordo_comm_h comm, const void *sbuf, size_t len,
+                                        void *rbuf, int root)
+{
+    ordo_request_h r = NULL;
+    ordo_status_t st = ordo_coll_gather_nb(comm, sbuf, len, rbuf, root, &r);
+    return wait_for(st, r);
+}
+
+ORDO_API ordo_status_t ordo_coll_allgather_nb(ordo_comm_h comm, const void *sbuf, size_t len,
+                                              void *rbuf, ordo_request_h *req_p)
+{
+    return gathering(comm, sbuf, len, rbuf, -1, req_p);
+}
+
+ORDO_API ordo_status_t ordo_coll_allgather(ordo_comm_h comm, const void *sbuf, size_t len,
+                                           void *rbuf)
+{
+    ordo_request_h r = NULL;
+    ordo_status_t st = ordo_coll_allgather_nb(comm, sbuf, len, rbuf, &r);
+    return wait_for(st, r);
+}
+
+ORDO_API ordo_status_t ordo_coll_alltoall_nb(ordo_comm_h comm, const void *sbuf, size_t len,
+                                             void *rbuf, ordo_request_h *req_p)
+{
+    coll_op_t *op;
+    ordo_status_t st = begin(comm, req_p, &op);
+    if (st != ORDO_OK)
+        return st;
+    if (len && (sbuf == NULL || rbuf == NULL))
+        return reject(op, ORDO_ERR_INVALID_PARAM);
+    coll_build_alltoall(op, sbuf, len, rbuf, ordo_config.coll_alltoall);
+    return coll_start(op, req_p);
+}
+
+ORDO_API ordo_status_t ordo_coll_alltoall(ordo_comm_h comm, const void *sbuf, size_t len,
+                                          void *rbuf)
+{
+    ordo_request_h r = NULL;
+    ordo_status_t st = ordo_coll_alltoall_nb(comm, sbuf, len, rbuf, &r);
+    return wait_for(st, r);
+}
