@@ -14,9 +14,8 @@ coll_slot_t *coll_slot_of(p2p_comm_t *c)
 
 int coll_all_mapped(p2p_comm_t *c)
 {
-    void *p;
     for (int i = 0; i < c->nmembers; i++)
-        if (ordo_region_ptr(coll->scratch, c->members[i], &p) != ORDO_OK)
+        if (coll->mapped[c->members[i]] == NULL)
             return 0;
     return 1;
 }
@@ -64,6 +63,16 @@ static ordo_status_t coll_init(void)
         if (st != ORDO_OK)
             goto err_stream;
         coll->local = local;
+        coll->mapped = calloc((size_t)ordo_ctx->size, sizeof(char *));
+        if (coll->mapped == NULL) {
+            st = ORDO_ERR_NO_MEMORY;
+            goto err_stream;
+        }
+        for (int r = 0; r < ordo_ctx->size; r++) {
+            void *p;
+            if (ordo_region_ptr(coll->scratch, r, &p) == ORDO_OK)
+                coll->mapped[r] = p;
+        }
     }
     p2p->slot_reset = slot_reset;
     return ORDO_OK;
@@ -92,6 +101,8 @@ static void coll_fini(void)
         coll->active = op->next;
         coll_op_abort(op);
     }
+    coll_ops_free_all();
+    free(coll->mapped);
     free(coll);
     coll = NULL;
 }

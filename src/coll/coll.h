@@ -80,10 +80,12 @@ typedef struct coll_slot {
 typedef struct coll_state {
     ordo_region_h  scratch;
     char          *local;          /* our part of it */
+    char         **mapped;         /* each rank's part where mapped here, else NULL */
     size_t         slot_bytes;
     ordo_stream_h  stream;         /* relaxed: puts and adds of the schedules */
     coll_slot_t    slots[P2P_MAX_SLOTS];
     coll_op_t     *active;
+    coll_op_t     *free_ops;
     int            in_progress;
     ordo_stats_t   stats;
 } coll_state_t;
@@ -98,6 +100,7 @@ ordo_status_t coll_round(coll_op_t *op);
 /* Start op: ORDO_OK (done; op freed, *req_p NULL) or ORDO_INPROGRESS. */
 ordo_status_t coll_start(coll_op_t *op, ordo_request_h *req_p);
 void          coll_op_abort(coll_op_t *op);
+void          coll_ops_free_all(void);
 unsigned      coll_progress_ops(void);
 
 /* Step helpers (errors collect in op and surface at coll_start). */

@@ -7,21 +7,43 @@
 #include "coll.h"
 #include "../base/log.h"
 
+/* Finished operations are kept with their step and request arrays: a
+ * barrier then allocates nothing. */
 static void op_release(struct ordo_request *r)
 {
     coll_op_t *op = (coll_op_t *)r;
     r->magic = ORDO_MAGIC_DEAD;
-    free(op->steps);
-    free(op->reqs);
     free(op->tmp);
-    free(op);
+    op->tmp = NULL;
+    op->next = coll->free_ops;
+    coll->free_ops = op;
+}
+
+void coll_ops_free_all(void)
+{
+    while (coll->free_ops) {
+        coll_op_t *op = coll->free_ops;
+        coll->free_ops = op->next;
+        free(op->steps);
+        free(op->reqs);
+        free(op);
+    }
 }
 
 coll_op_t *coll_op_new(p2p_comm_t *c)
 {
-    coll_op_t *op = calloc(1, sizeof(*op));
-    if (op == NULL)
+    coll_op_t *op = coll->free_ops;
+    if (op) {
+        coll->free_ops = op->next;
+        coll_step_t *steps = op->steps;
+        ordo_request_h *reqs = op->reqs;
+        size_t cap = op->cap, capreqs = op->capreqs;
+        memset(op, 0, sizeof(*op));
+        op->steps = steps, op->cap = cap;
+        op->reqs = reqs, op->capreqs = capreqs;
+    } else if ((op = calloc(1, sizeof(*op))) == NULL) {
         return NULL;
+    }
     op->super.magic = ORDO_MAGIC_REQUEST;
     op->super.type = ORDO_OP_P2P;
     op->super.state = ORDO_OP_INFLIGHT;
@@ -190,6 +212,12 @@ static ordo_status_t issue(coll_op_t *op)
             st = track(op, st, r);
             break;
         case CS_ADD:
+            if (coll->mapped[s->peer]) {   /* mapped: the atomic is ours to do */
+                atomic_fetch_add_explicit((_Atomic uint64_t *)(coll->mapped[s->peer] +
+                                                               slot_base(op) + s->off),
+                                          s->value, memory_order_acq_rel);
+                break;
+            }
             st = ordo_atomic(coll->stream, ORDO_ATOMIC_ADD, ORDO_UINT64, &s->value, NULL, NULL,
                              coll->scratch, s->peer, slot_base(op) + s->off, 0);
             break;
@@ -210,6 +238,15 @@ static int waits_hold(coll_op_t *op, ordo_status_t *st_p)
                 return 0;
         } else if (s->kind == CS_WAIT_REMOTE && !s->seen) {
             uint64_t v = 0;
+            if (coll->mapped[s->peer]) {
+                v = atomic_load_explicit((_Atomic uint64_t *)(coll->mapped[s->peer] +
+                                                              slot_base(op) + s->off),
+                                         memory_order_acquire);
+                if (v < s->value)
+                    return 0;
+                s->seen = 1;
+                continue;
+            }
             ordo_status_t st = ordo_get(coll->stream, &v, sizeof(v), coll->scratch, s->peer,
                                         slot_base(op) + s->off, 0);
             if (st != ORDO_OK) {
