@@ -131,9 +131,6 @@ static void reductions(ordo_comm_h comm, const int *members, int n, int root)
 static void data_movement(ordo_comm_h comm, const int *members, int n, int root)
 {
     static const size_t lens[] = {0, 1, 8, 100, 5000, 70000, 300000};
-    int idx = 0;
-    while (members[idx] != me)
-        idx++;
     for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
         size_t len = lens[li];
         char *buf = malloc(len + 1), *want = malloc(len + 1);
@@ -174,7 +171,6 @@ static void data_movement(ordo_comm_h comm, const int *members, int n, int root)
         CHECK_OK(ordo_coll_alltoall(comm, sb, blen, rb));
         CHECK(memcmp(rb, rw, (size_t)n * blen) == 0);
         free(sb), free(rb), free(rw);
-        (void)idx;
     }
 }
 
@@ -253,6 +249,26 @@ static void errors(void)
     CHECK_STATUS(ordo_coll_allreduce(NULL, NULL, &x, 1, ORDO_DT_INT32, ORDO_REDUCE_SUM),
                  ORDO_ERR_INVALID_PARAM);
     CHECK_STATUS(ordo_coll_barrier_nb(NULL, NULL), ORDO_ERR_INVALID_PARAM);
+    /* subset contexts refuse bad member lists before talking to anyone */
+    ordo_comm_h c = NULL;
+    int outside = np, twice[2] = {me, me}, other = (me + 1) % np;
+    ordo_comm_params_t p = {.field_mask = ORDO_COMM_FIELD_RANKS, .nranks = 1, .ranks = &outside};
+    CHECK_STATUS(ordo_comm_create(&p, &c), ORDO_ERR_INVALID_RANK);
+    p.nranks = 0;
+    CHECK_STATUS(ordo_comm_create(&p, &c), ORDO_ERR_INVALID_PARAM);
+    if (np > 1) {   /* a rank twice; a list without this rank */
+        p.nranks = 2;
+        p.ranks = twice;
+        CHECK_STATUS(ordo_comm_create(&p, &c), ORDO_ERR_INVALID_PARAM);
+        p.nranks = 1;
+        p.ranks = &other;
+        CHECK_STATUS(ordo_comm_create(&p, &c), ORDO_ERR_INVALID_PARAM);
+    }
+    CHECK(c == NULL);
+    int r = -1;
+    CHECK_STATUS(ordo_comm_member(NULL, np, &r), ORDO_ERR_INVALID_PARAM);
+    CHECK_OK(ordo_comm_member(NULL, np - 1, &r));
+    CHECK(r == np - 1);
     /* rejected calls leave the members in step */
     CHECK_OK(ordo_coll_allreduce(NULL, &x, &x, 1, ORDO_DT_INT32, ORDO_REDUCE_SUM));
 }
