@@ -61,11 +61,12 @@ void coll_build_barrier(coll_op_t *op, int alg)
     coll_slot_t *sl = coll_slot_of(op->c);
     if (op->c->nmembers == 1)
         return;
-    if (alg == ORDO_BARRIER_AUTO)
-        alg = sl == NULL ? ORDO_BARRIER_DISSEMINATION
-            : coll_all_mapped(op->c) ? ORDO_BARRIER_SHM : ORDO_BARRIER_TREE;
-    if (sl == NULL || (alg == ORDO_BARRIER_SHM && !coll_all_mapped(op->c)))
-        alg = sl == NULL ? ORDO_BARRIER_DISSEMINATION : ORDO_BARRIER_TREE;
+    /* what the context has decides auto and overrides a forced choice it
+     * cannot run */
+    if (sl == NULL)
+        alg = ORDO_BARRIER_DISSEMINATION;
+    else if (alg == ORDO_BARRIER_AUTO || alg == ORDO_BARRIER_SHM)
+        alg = coll_all_mapped(op->c) ? ORDO_BARRIER_SHM : ORDO_BARRIER_TREE;
     switch (alg) {
     case ORDO_BARRIER_TREE: barrier_tree(op, sl); break;
     case ORDO_BARRIER_SHM: barrier_shm(op, sl); break;
@@ -121,8 +122,7 @@ static void bcast_put(coll_op_t *op, coll_slot_t *sl, void *buf, size_t len, int
             sl->ready += 1;
             coll_wait_local(op, COLL_W_READY, sl->ready);
             coll_end_round(op);
-            coll_copy(op, (char *)buf + at, coll->local + (size_t)op->c->slot * coll->slot_bytes +
-                                                COLL_DATA, part);
+            coll_copy(op, (char *)buf + at, coll_staging(op->c->slot), part);
             coll_set_word(op, COLL_W_CONSUMED, u);
             coll_end_round(op);
         }
@@ -270,10 +270,10 @@ void coll_build_reduce(coll_op_t *op, const void *sbuf, void *rbuf, size_t count
         memcpy(acc, sbuf, bytes);   /* before anything is sent from it */
     if (n == 1)
         return;
-    if (alg == ORDO_REDUCE_AUTO)
+    if (alg == ORDO_REDUCE_ALG_AUTO)
         alg = n > 2 && bytes >= ordo_config.coll_large && count >= (size_t)n
-                  ? ORDO_REDUCE_RING : ORDO_REDUCE_RECDBL;
-    if (alg == ORDO_REDUCE_RING && count >= (size_t)n)
+                  ? ORDO_REDUCE_ALG_RING : ORDO_REDUCE_ALG_RECDBL;
+    if (alg == ORDO_REDUCE_ALG_RING && count >= (size_t)n)
         ring(op, acc, count, dt, rop, ri, tmp, all);
     else if (all)
         allreduce_recdbl(op, acc, bytes, dt, rop, tmp);
@@ -333,7 +333,7 @@ static void alltoall_put(coll_op_t *op, coll_slot_t *sl, const char *in, size_t 
 {
     int n = op->c->nmembers, i = op->c->my_index;
     size_t share = ordo_config.coll_scratch / (size_t)n;
-    char *area = coll->local + (size_t)op->c->slot * coll->slot_bytes + COLL_DATA;
+    char *area = coll_staging(op->c->slot);
     for (size_t at = 0; at < len; at += share) {
         size_t part = len - at < share ? len - at : share;
         uint64_t u = ++sl->uses;

@@ -12,10 +12,23 @@ coll_slot_t *coll_slot_of(p2p_comm_t *c)
     return c->slot >= 0 && coll->scratch ? &coll->slots[c->slot] : NULL;
 }
 
+char *coll_mapped(int rank)
+{
+    if (ORDO_UNLIKELY(!coll->looked_up[rank])) {
+        /* once, on first use: mapping every peer at init would cost every
+         * job an attachment per rank whether it uses collectives or not */
+        void *p;
+        if (ordo_region_ptr(coll->scratch, rank, &p) == ORDO_OK)
+            coll->mapped[rank] = p;
+        coll->looked_up[rank] = 1;
+    }
+    return coll->mapped[rank];
+}
+
 int coll_all_mapped(p2p_comm_t *c)
 {
     for (int i = 0; i < c->nmembers; i++)
-        if (coll->mapped[c->members[i]] == NULL)
+        if (coll_mapped(c->members[i]) == NULL)
             return 0;
     return 1;
 }
@@ -25,7 +38,7 @@ int coll_all_mapped(p2p_comm_t *c)
  * slot can exist before we agree to one). */
 static void slot_reset(int slot)
 {
-    memset(coll->local + (size_t)slot * coll->slot_bytes, 0, COLL_SYNC_BYTES);
+    memset(coll_mapped(ordo_ctx->rank) + (size_t)slot * coll->slot_bytes, 0, COLL_SYNC_BYTES);
     memset(&coll->slots[slot], 0, sizeof(coll->slots[slot]));
 }
 
@@ -58,27 +71,26 @@ static ordo_status_t coll_init(void)
          * written by the one-sided broadcast and alltoall */
         coll->slot_bytes = (COLL_SYNC_BYTES + ordo_config.coll_scratch + 4095) & ~(size_t)4095;
         void *local;
+        coll->mapped = calloc((size_t)ordo_ctx->size, sizeof(char *));
+        coll->looked_up = calloc((size_t)ordo_ctx->size, 1);
+        if (coll->mapped == NULL || coll->looked_up == NULL) {
+            st = ORDO_ERR_NO_MEMORY;
+            goto err_stream;
+        }
         st = ordo_region_alloc(coll->slot_bytes * (size_t)ordo_config.coll_slots, 0,
                                &coll->scratch, &local);
         if (st != ORDO_OK)
             goto err_stream;
-        coll->local = local;
-        coll->mapped = calloc((size_t)ordo_ctx->size, sizeof(char *));
-        if (coll->mapped == NULL) {
-            st = ORDO_ERR_NO_MEMORY;
-            goto err_stream;
-        }
-        for (int r = 0; r < ordo_ctx->size; r++) {
-            void *p;
-            if (ordo_region_ptr(coll->scratch, r, &p) == ORDO_OK)
-                coll->mapped[r] = p;
-        }
+        coll->mapped[ordo_ctx->rank] = local;
+        coll->looked_up[ordo_ctx->rank] = 1;
     }
     p2p->slot_reset = slot_reset;
     return ORDO_OK;
 err_stream:
     ordo_stream_destroy(coll->stream);
 err:
+    free(coll->mapped);
+    free(coll->looked_up);
     free(coll);
     coll = NULL;
     return st;
@@ -103,6 +115,7 @@ static void coll_fini(void)
     }
     coll_ops_free_all();
     free(coll->mapped);
+    free(coll->looked_up);
     free(coll);
     coll = NULL;
 }

@@ -18,6 +18,8 @@
 #ifndef ORDO_COLL_H
 #define ORDO_COLL_H
 
+#include <stdatomic.h>
+
 #include "../p2p/p2p.h"
 
 enum coll_step_kind {
@@ -25,8 +27,7 @@ enum coll_step_kind {
     CS_COPY, CS_REDUCE, CS_SET,              /* local, run at the round's start */
     CS_PUT, CS_ADD,                          /* one-sided into a member's slot */
     CS_QUIET,                                /* complete this rank's puts and adds */
-    CS_WAIT_LOCAL,                           /* until our slot word >= value */
-    CS_WAIT_REMOTE,                          /* until a member's slot word >= value */
+    CS_WAIT,                                 /* until a member's slot word >= value */
     CS_ROUND                                 /* ends a round */
 };
 
@@ -34,12 +35,12 @@ typedef struct coll_step {
     uint8_t     kind;
     uint8_t     dtype, op;      /* REDUCE */
     uint8_t     sub;            /* SEND/RECV: tag offset (0 .. 63) */
-    uint8_t     seen;           /* WAIT_REMOTE: held once, not read again */
+    uint8_t     seen;           /* WAIT: held once, not read again */
     int         peer;           /* world rank */
     void       *dst;
     const void *src;
     size_t      len;            /* bytes */
-    size_t      off;            /* offset in the slot (PUT, ADD, WAIT_*, SET) */
+    size_t      off;            /* offset in the slot (PUT, ADD, WAIT, SET) */
     uint64_t    value;
 } coll_step_t;
 
@@ -69,9 +70,8 @@ typedef struct coll_op {
     struct coll_op  *next;
 } coll_op_t;
 
-/* Local counters of a scratch slot, reset when another context takes it. */
+/* Local counters of a scratch slot, cleared when its context gives it back. */
 typedef struct coll_slot {
-    uint32_t owner;                /* context id + 1; 0: none yet */
     uint64_t barriers;             /* tree / shm barriers done */
     uint64_t uses;                 /* staging uses (broadcast chunks, alltoall rounds) */
     uint64_t ready;                /* READY value expected after the last use */
@@ -79,8 +79,9 @@ typedef struct coll_slot {
 
 typedef struct coll_state {
     ordo_region_h  scratch;
-    char          *local;          /* our part of it */
-    char         **mapped;         /* each rank's part where mapped here, else NULL */
+    char         **mapped;         /* each rank's part where mapped here (looked up on
+                                      first use), else NULL */
+    uint8_t       *looked_up;
     size_t         slot_bytes;
     ordo_stream_h  stream;         /* relaxed: puts and adds of the schedules */
     coll_slot_t    slots[P2P_MAX_SLOTS];
@@ -94,9 +95,7 @@ extern coll_state_t *coll;
 
 /* sched.c: building and running schedules */
 coll_op_t    *coll_op_new(p2p_comm_t *c);
-ordo_status_t coll_add(coll_op_t *op, coll_step_t step);   /* ORDO_ERR_NO_MEMORY */
 void         *coll_tmp(coll_op_t *op, size_t bytes);       /* freed with op */
-ordo_status_t coll_round(coll_op_t *op);
 /* Start op: ORDO_OK (done; op freed, *req_p NULL) or ORDO_INPROGRESS. */
 ordo_status_t coll_start(coll_op_t *op, ordo_request_h *req_p);
 void          coll_op_abort(coll_op_t *op);
@@ -118,6 +117,19 @@ void coll_end_round(coll_op_t *op);
 
 /* The slot's local counters for c (NULL: c has no slot). */
 coll_slot_t  *coll_slot_of(p2p_comm_t *c);
+/* rank's part of the scratch region where it is mapped here, else NULL. */
+char         *coll_mapped(int rank);
+/* Word off of slot in rank's part where mapped here, else NULL. */
+static inline _Atomic uint64_t *coll_word(int rank, int slot, size_t off)
+{
+    char *base = coll_mapped(rank);
+    return base ? (_Atomic uint64_t *)(base + (size_t)slot * coll->slot_bytes + off) : NULL;
+}
+/* Our own staging area for slot. */
+static inline char *coll_staging(int slot)
+{
+    return coll_mapped(ordo_ctx->rank) + (size_t)slot * coll->slot_bytes + COLL_DATA;
+}
 /* Whether every member's scratch is mapped here (the shm barrier). */
 int           coll_all_mapped(p2p_comm_t *c);
 

@@ -57,7 +57,7 @@ coll_op_t *coll_op_new(p2p_comm_t *c)
     return op;
 }
 
-ordo_status_t coll_add(coll_op_t *op, coll_step_t step)
+static ordo_status_t coll_add(coll_op_t *op, coll_step_t step)
 {
     if (op->n == op->cap) {
         size_t cap = op->cap ? 2 * op->cap : 16;
@@ -126,12 +126,12 @@ void coll_quiet(coll_op_t *op) { coll_add(op, (coll_step_t){.kind = CS_QUIET}); 
 
 void coll_wait_local(coll_op_t *op, size_t off, uint64_t v)
 {
-    coll_add(op, (coll_step_t){.kind = CS_WAIT_LOCAL, .off = off, .value = v});
+    coll_wait_remote(op, ordo_ctx->rank, off, v);
 }
 
 void coll_wait_remote(coll_op_t *op, int peer, size_t off, uint64_t v)
 {
-    coll_add(op, (coll_step_t){.kind = CS_WAIT_REMOTE, .peer = peer, .off = off, .value = v});
+    coll_add(op, (coll_step_t){.kind = CS_WAIT, .peer = peer, .off = off, .value = v});
 }
 
 void coll_end_round(coll_op_t *op)
@@ -141,22 +141,11 @@ void coll_end_round(coll_op_t *op)
         coll_add(op, (coll_step_t){.kind = CS_ROUND});
 }
 
-ordo_status_t coll_round(coll_op_t *op)
-{
-    coll_end_round(op);
-    return op->error;
-}
-
 /* ------------------------------------------------------------ running */
 
 static inline size_t slot_base(const coll_op_t *op)
 {
     return (size_t)op->c->slot * coll->slot_bytes;
-}
-
-static inline _Atomic uint64_t *local_word(const coll_op_t *op, size_t off)
-{
-    return (_Atomic uint64_t *)(coll->local + slot_base(op) + off);
 }
 
 static ordo_status_t track(coll_op_t *op, ordo_status_t st, ordo_request_h r)
@@ -189,7 +178,8 @@ static ordo_status_t issue(coll_op_t *op)
             coll_apply(s->dst, s->src, s->len / coll_dtype_size(s->dtype), s->dtype, s->op);
             break;
         case CS_SET:
-            atomic_store_explicit(local_word(op, s->off), s->value, memory_order_release);
+            atomic_store_explicit(coll_word(ordo_ctx->rank, op->c->slot, s->off), s->value,
+                                  memory_order_release);
             break;
         default: break;
         }
@@ -211,16 +201,16 @@ static ordo_status_t issue(coll_op_t *op)
                              slot_base(op) + s->off, 0, &r);
             st = track(op, st, r);
             break;
-        case CS_ADD:
-            if (coll->mapped[s->peer]) {   /* mapped: the atomic is ours to do */
-                atomic_fetch_add_explicit((_Atomic uint64_t *)(coll->mapped[s->peer] +
-                                                               slot_base(op) + s->off),
-                                          s->value, memory_order_acq_rel);
+        case CS_ADD: {
+            _Atomic uint64_t *w = coll_word(s->peer, op->c->slot, s->off);
+            if (w) {   /* mapped: the atomic is ours to do */
+                atomic_fetch_add_explicit(w, s->value, memory_order_acq_rel);
                 break;
             }
             st = ordo_atomic(coll->stream, ORDO_ATOMIC_ADD, ORDO_UINT64, &s->value, NULL, NULL,
                              coll->scratch, s->peer, slot_base(op) + s->off, 0);
             break;
+        }
         case CS_QUIET: st = ordo_quiet(coll->stream); break;
         default: break;
         }
@@ -228,35 +218,29 @@ static ordo_status_t issue(coll_op_t *op)
     return st;
 }
 
-/* Whether the running round's waits hold (remote words read by get). */
+/* Whether the running round's waits hold: a word mapped here is loaded,
+ * another one read by get. */
 static int waits_hold(coll_op_t *op, ordo_status_t *st_p)
 {
     for (size_t i = op->pos; i < op->end; i++) {
         coll_step_t *s = &op->steps[i];
-        if (s->kind == CS_WAIT_LOCAL) {
-            if (atomic_load_explicit(local_word(op, s->off), memory_order_acquire) < s->value)
-                return 0;
-        } else if (s->kind == CS_WAIT_REMOTE && !s->seen) {
-            uint64_t v = 0;
-            if (coll->mapped[s->peer]) {
-                v = atomic_load_explicit((_Atomic uint64_t *)(coll->mapped[s->peer] +
-                                                              slot_base(op) + s->off),
-                                         memory_order_acquire);
-                if (v < s->value)
-                    return 0;
-                s->seen = 1;
-                continue;
-            }
+        if (s->kind != CS_WAIT || s->seen)
+            continue;
+        uint64_t v = 0;
+        _Atomic uint64_t *w = coll_word(s->peer, op->c->slot, s->off);
+        if (w) {
+            v = atomic_load_explicit(w, memory_order_acquire);
+        } else {
             ordo_status_t st = ordo_get(coll->stream, &v, sizeof(v), coll->scratch, s->peer,
                                         slot_base(op) + s->off, 0);
             if (st != ORDO_OK) {
                 *st_p = st;
                 return 1;
             }
-            if (v < s->value)
-                return 0;
-            s->seen = 1;   /* not read again */
         }
+        if (v < s->value)
+            return 0;
+        s->seen = 1;   /* not read again */
     }
     return 1;
 }

@@ -209,15 +209,21 @@ ordo_status_t ordo_layers_stream_drain(struct ordo_stream *s, int rank)
     return st;
 }
 
+void ordo_idle_pass(unsigned *idle)
+{
+    if (ordo_ctx->yield_idle && ++*idle >= 32) {
+        *idle = 0;
+        sched_yield();
+    }
+}
+
 unsigned ordo_progress_wait(unsigned *idle)
 {
     unsigned n = ordo_progress_once();
     if (n)
         *idle = 0;
-    else if (ordo_ctx->yield_idle && ++*idle >= 32) {
-        *idle = 0;
-        sched_yield();
-    }
+    else
+        ordo_idle_pass(idle);
     return n;
 }
 

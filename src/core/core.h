@@ -165,6 +165,8 @@ static inline void ordo_request_complete(struct ordo_request *op, ordo_status_t 
  * rank would otherwise hold it for a whole time slice while the rank it waits
  * for cannot run. */
 unsigned ordo_progress_wait(unsigned *idle);
+/* The same for a loop that progressed by other means and found nothing. */
+void     ordo_idle_pass(unsigned *idle);
 
 /* region.c */
 void ordo_region_destroy_all(void);

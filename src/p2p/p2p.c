@@ -1,5 +1,4 @@
 /* Two-sided messaging: the layer, contexts, requests and the public calls. */
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,24 +191,6 @@ static void comm_retire(p2p_comm_t *c)
     c->members = c->index_of = NULL;
 }
 
-ordo_status_t p2p_comm_resolve(ordo_comm_h h, p2p_comm_t **c_p)
-{
-    p2p_comm_t *c = h ? h : p2p->comms[0];
-    if (ORDO_UNLIKELY(c->magic != P2P_MAGIC_COMM))
-        return ORDO_ERR_INVALID_HANDLE;
-    *c_p = c;
-    return ORDO_OK;
-}
-
-static inline ordo_status_t comm_resolve(ordo_comm_h h, p2p_comm_t **c_p)
-{
-    p2p_comm_t *c = h ? h : p2p->comms[0];
-    if (ORDO_UNLIKELY(c->magic != P2P_MAGIC_COMM))
-        return ORDO_ERR_INVALID_HANDLE;
-    *c_p = c;
-    return ORDO_OK;
-}
-
 /* Blocking exchange on the runtime's own context. */
 static ordo_status_t ctl_send(const void *buf, size_t len, int dest, int tag)
 {
@@ -225,46 +206,66 @@ static ordo_status_t ctl_recv(void *buf, size_t len, int src, int tag)
     return st == ORDO_INPROGRESS ? ordo_request_wait(&r, NULL) : st;
 }
 
-/* The members agree on a context id no member has used (the largest of
- * their next free ids) and a collective scratch slot free at all of them:
- * every member reports to the lowest, which answers everyone.  Messages
- * between two ranks stay in order, so creations that overlap in members
- * pair up correctly as long as every rank creates in the same order. */
-static ordo_status_t comm_agree(const int *members, int n, uint32_t *id_p, int *slot_p)
+/* A barrier over the members that also combines a value: each member
+ * reports to the lowest, which folds every report into its own value (fold
+ * may be NULL), finishes the result (may be NULL) and answers everyone.
+ * Messages between two ranks stay in order, so exchanges of contexts that
+ * overlap in members pair up as long as every rank makes them in the same
+ * order. */
+static ordo_status_t members_exchange(const int *members, int n, int tag, uint64_t val[2],
+                                      void (*fold)(uint64_t acc[2], const uint64_t in[2]),
+                                      void (*finish)(uint64_t acc[2]))
 {
-    uint64_t mine[2] = {p2p->next_id, p2p->slots_free}, got[2];
+    const size_t len = 2 * sizeof(uint64_t);
     ordo_status_t st = ORDO_OK;
     if (members[0] != p2p->rank) {
-        if ((st = ctl_send(mine, sizeof(mine), members[0], P2P_TAG_CREATE)) != ORDO_OK ||
-            (st = ctl_recv(got, sizeof(got), members[0], P2P_TAG_CREATE)) != ORDO_OK)
-            return st;
-    } else {
-        got[0] = mine[0];
-        got[1] = mine[1];
-        for (int i = 1; i < n && st == ORDO_OK; i++) {
-            uint64_t theirs[2];
-            if ((st = ctl_recv(theirs, sizeof(theirs), members[i], P2P_TAG_CREATE)) != ORDO_OK)
-                break;
-            got[0] = ORDO_MAX(got[0], theirs[0]);
-            got[1] &= theirs[1];
-        }
-        int slot = -1;
-        for (int b = 0; b < ordo_config.coll_slots && b < P2P_MAX_SLOTS; b++)
-            if (got[1] >> b & 1) {
-                slot = b;
-                break;
-            }
-        got[1] = (uint64_t)(int64_t)slot;
-        for (int i = 1; i < n; i++) {
-            ordo_status_t s2 = ctl_send(got, sizeof(got), members[i], P2P_TAG_CREATE);
-            if (st == ORDO_OK)
-                st = s2;
-        }
+        if ((st = ctl_send(val, len, members[0], tag)) == ORDO_OK)
+            st = ctl_recv(val, len, members[0], tag);
+        return st;
     }
+    for (int i = 1; i < n && st == ORDO_OK; i++) {
+        uint64_t theirs[2];
+        if ((st = ctl_recv(theirs, len, members[i], tag)) == ORDO_OK && fold)
+            fold(val, theirs);
+    }
+    if (finish)
+        finish(val);
+    for (int i = 1; i < n; i++) {
+        ordo_status_t s2 = ctl_send(val, len, members[i], tag);
+        if (st == ORDO_OK)
+            st = s2;
+    }
+    return st;
+}
+
+/* Context agreement: the largest next free id, and the free scratch slots
+ * every member has in common (then the lowest of them, or -1). */
+static void agree_fold(uint64_t acc[2], const uint64_t in[2])
+{
+    acc[0] = ORDO_MAX(acc[0], in[0]);
+    acc[1] &= in[1];
+}
+
+static void agree_finish(uint64_t acc[2])
+{
+    int slot = -1;
+    for (int b = 0; b < ordo_config.coll_slots && b < P2P_MAX_SLOTS; b++)
+        if (acc[1] >> b & 1) {
+            slot = b;
+            break;
+        }
+    acc[1] = (uint64_t)(int64_t)slot;
+}
+
+static ordo_status_t comm_agree(const int *members, int n, uint32_t *id_p, int *slot_p)
+{
+    uint64_t v[2] = {p2p->next_id, p2p->slots_free};
+    ordo_status_t st = members_exchange(members, n, P2P_TAG_CREATE, v, agree_fold,
+                                        agree_finish);
     if (st != ORDO_OK)
         return st;
-    *id_p = (uint32_t)got[0];
-    *slot_p = (int)(int64_t)got[1];
+    *id_p = (uint32_t)v[0];
+    *slot_p = (int)(int64_t)v[1];
     return ORDO_OK;
 }
 
@@ -348,42 +349,22 @@ ORDO_API ordo_status_t ordo_comm_create(const ordo_comm_params_t *params, ordo_c
     return ORDO_OK;
 }
 
-/* Every member has reached this point (members report to the lowest, which
- * answers): no member sends on a context another has already dropped. */
-static ordo_status_t comm_members_barrier(p2p_comm_t *c)
-{
-    char token = 0;
-    int leader = c->members[0];
-    ordo_status_t st = ORDO_OK;
-    if (leader != p2p->rank) {
-        if ((st = ctl_send(&token, 1, leader, P2P_TAG_DESTROY)) == ORDO_OK)
-            st = ctl_recv(&token, 1, leader, P2P_TAG_DESTROY);
-        return st;
-    }
-    for (int i = 1; i < c->nmembers && st == ORDO_OK; i++)
-        st = ctl_recv(&token, 1, c->members[i], P2P_TAG_DESTROY);
-    for (int i = 1; i < c->nmembers; i++) {
-        ordo_status_t s2 = ctl_send(&token, 1, c->members[i], P2P_TAG_DESTROY);
-        if (st == ORDO_OK)
-            st = s2;
-    }
-    return st;
-}
-
 ORDO_API ordo_status_t ordo_comm_destroy(ordo_comm_h comm)
 {
     ORDO_CHECK_INIT();
     if (comm == NULL)
         return ORDO_ERR_INVALID_PARAM;   /* the world context lives until finalize */
     p2p_comm_t *c;
-    ordo_status_t st = comm_resolve(comm, &c);
+    ordo_status_t st = p2p_comm_resolve(comm, &c);
     if (st != ORDO_OK)
         return st;
     if (c->posted_head) {
         ordo_error("ordo_comm_destroy: receives are still posted on the context");
         return ORDO_ERR_BUSY;
     }
-    st = comm_members_barrier(c);
+    /* every member is done with the context before any drops it */
+    uint64_t none[2] = {0, 0};
+    st = members_exchange(c->members, c->nmembers, P2P_TAG_DESTROY, none, NULL, NULL);
     ordo_progress_once();
     size_t n = comm_discard(c);
     if (n)
@@ -397,7 +378,7 @@ ORDO_API ordo_status_t ordo_comm_size(ordo_comm_h comm, int *size_p)
 {
     ORDO_CHECK_INIT();
     p2p_comm_t *c;
-    ordo_status_t st = comm_resolve(comm, &c);
+    ordo_status_t st = p2p_comm_resolve(comm, &c);
     if (st != ORDO_OK)
         return st;
     if (size_p == NULL)
@@ -410,7 +391,7 @@ ORDO_API ordo_status_t ordo_comm_member(ordo_comm_h comm, int index, int *rank_p
 {
     ORDO_CHECK_INIT();
     p2p_comm_t *c;
-    ordo_status_t st = comm_resolve(comm, &c);
+    ordo_status_t st = p2p_comm_resolve(comm, &c);
     if (st != ORDO_OK)
         return st;
     if (rank_p == NULL || index < 0 || index >= c->nmembers)
@@ -455,7 +436,7 @@ ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t le
 {
     ORDO_CHECK_INIT();
     p2p_comm_t *c;
-    ordo_status_t st = comm_resolve(comm, &c);
+    ordo_status_t st = p2p_comm_resolve(comm, &c);
     if (ORDO_UNLIKELY(st != ORDO_OK))
         return st;
     if (ORDO_UNLIKELY((st = check_peer(c, dest, 0)) != ORDO_OK ||
@@ -530,7 +511,7 @@ static inline ordo_status_t recv_check(ordo_comm_h comm, void *buf, size_t cap, 
                                        int tag, p2p_comm_t **c_p)
 {
     ORDO_CHECK_INIT();
-    ordo_status_t st = comm_resolve(comm, c_p);
+    ordo_status_t st = p2p_comm_resolve(comm, c_p);
     if (ORDO_UNLIKELY(st != ORDO_OK))
         return st;
     if (ORDO_UNLIKELY((st = check_peer(*c_p, source, 1)) != ORDO_OK ||
@@ -659,7 +640,7 @@ ORDO_API ordo_status_t ordo_probe_nb(ordo_comm_h comm, int source, int tag, int 
 {
     ORDO_CHECK_INIT();
     p2p_comm_t *c;
-    ordo_status_t st = comm_resolve(comm, &c);
+    ordo_status_t st = p2p_comm_resolve(comm, &c);
     if (st != ORDO_OK)
         return st;
     if ((st = check_peer(c, source, 1)) != ORDO_OK || (st = check_tag(tag, 1)) != ORDO_OK)
@@ -688,8 +669,7 @@ ORDO_API ordo_status_t ordo_probe(ordo_comm_h comm, int source, int tag,
     unsigned idle = 0;
     ordo_status_t st;
     while ((st = ordo_probe_nb(comm, source, tag, &flag, info_p)) == ORDO_OK && !flag)
-        if (ordo_ctx->yield_idle && ++idle % 32 == 0)
-            sched_yield();
+        ordo_idle_pass(&idle);
     return st;
 }
 

@@ -181,7 +181,14 @@ ordo_status_t p2p_isend(p2p_comm_t *c, const void *buf, size_t len, int dest, in
 ordo_status_t p2p_irecv(p2p_comm_t *c, void *buf, size_t cap, int source, int tag,
                         ordo_request_h *req_p);
 /* The context behind a handle (NULL: the world), or an error. */
-ordo_status_t p2p_comm_resolve(ordo_comm_h h, p2p_comm_t **c_p);
+static inline ordo_status_t p2p_comm_resolve(ordo_comm_h h, p2p_comm_t **c_p)
+{
+    p2p_comm_t *c = h ? h : p2p->comms[0];
+    if (ORDO_UNLIKELY(c->magic != P2P_MAGIC_COMM))
+        return ORDO_ERR_INVALID_HANDLE;
+    *c_p = c;
+    return ORDO_OK;
+}
 
 /* proto.c */
 int           p2p_choose_proto(size_t len);

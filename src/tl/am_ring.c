@@ -174,22 +174,32 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
     return ORDO_OK;
 }
 
+/* The record at the reader's head, and stepping over it (publishing how far
+ * the reader got, for the writer's free-space check). */
+static inline am_rec_t *head_rec(const ordo_am_rx_t *rx)
+{
+    return (am_rec_t *)(ring_of(rx->base) + (size_t)(rx->head & (rx->geo.ring_size - 1)));
+}
+
+static inline void step_over(ordo_am_rx_t *rx, size_t recsize)
+{
+    rx->head += recsize;
+    atomic_store_explicit(&((am_ctrl_t *)rx->base)->head, rx->head, memory_order_release);
+}
+
 unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t deliver,
                       void *arg)
 {
     const ordo_am_geometry_t *g = &rx->geo;
     size_t R = g->ring_size;
-    char *ring = ring_of(rx->base);
-    am_ctrl_t *ctrl = (am_ctrl_t *)rx->base;
     unsigned n = 0;
     while (n < max) {
-        size_t idx = (size_t)(rx->head & (R - 1));
-        am_rec_t *rec = (am_rec_t *)(ring + idx);
+        am_rec_t *rec = head_rec(rx);
         if (atomic_load_explicit(&rec->stamp, memory_order_acquire) != rx->head + 1)
             break;
         size_t recsize;
         if (rec->kind == REC_WRAP) {
-            recsize = R - idx;
+            recsize = R - (size_t)(rx->head & (R - 1));
         } else if (rec->kind == REC_DATA) {
             recsize = align_line(REC_HDR + rec->len);
             if (deliver(arg, (char *)rec + REC_HDR, rec->len, NULL) == ORDO_ERR_BUSY)
@@ -205,15 +215,14 @@ unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t del
                 ordo_am_release(flag);
             n++;
         }
-        rx->head += recsize;
-        atomic_store_explicit(&ctrl->head, rx->head, memory_order_release);
+        step_over(rx, recsize);
     }
     return n;
 }
 
 void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p)
 {
-    am_rec_t *rec = (am_rec_t *)(ring_of(rx->base) + (size_t)(rx->head & (rx->geo.ring_size - 1)));
+    am_rec_t *rec = head_rec(rx);
     if (atomic_load_explicit(&rec->stamp, memory_order_acquire) != rx->head + 1 ||
         rec->kind != REC_DATA)
         return NULL;
@@ -223,7 +232,5 @@ void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p)
 
 void ordo_am_consume(ordo_am_rx_t *rx)
 {
-    am_rec_t *rec = (am_rec_t *)(ring_of(rx->base) + (size_t)(rx->head & (rx->geo.ring_size - 1)));
-    rx->head += align_line(REC_HDR + rec->len);
-    atomic_store_explicit(&((am_ctrl_t *)rx->base)->head, rx->head, memory_order_release);
+    step_over(rx, align_line(REC_HDR + head_rec(rx)->len));
 }
