@@ -103,7 +103,12 @@ enum {
     /* ordo_region_create: map the memory into local peers (copy-in now,
      * copy-out at free) instead of reaching it by single copy.  Needed for
      * remote atomics on created regions and for ordo_region_ptr. */
-    ORDO_REGION_CREATE_MAPPED = 1u << 0
+    ORDO_REGION_CREATE_MAPPED = 1u << 0,
+    /* ordo_region_alloc / ordo_region_create: the region takes part in
+     * MPI-RMA synchronisation epochs (ordo_epoch_*, below): one-sided
+     * operations on it must lie inside an access epoch to their target.
+     * Costs a small companion region of synchronisation words. */
+    ORDO_REGION_EPOCHS = 1u << 1
 };
 
 /* Collective over all ranks: each rank allocates size bytes (sizes may
@@ -213,6 +218,108 @@ ORDO_API ordo_status_t ordo_quiet(ordo_stream_h stream);
 
 /* Complete the stream's operations to one rank. */
 ORDO_API ordo_status_t ordo_flush(ordo_stream_h stream, int rank);
+
+/* ------------------------------------------ one-sided: synchronisation epochs */
+
+/* MPI-RMA's three synchronisation modes, on a region created with
+ * ORDO_REGION_EPOCHS.  An access epoch is the span in which this rank may
+ * issue operations on the region to a target:
+ *
+ *   fence ... fence               to every rank (all ranks call every fence)
+ *   start(group) ... complete     to the group; each target exposes its
+ *                                 memory with post(group of origins) ... wait
+ *   lock(rank) ... unlock(rank)   to that rank (passive target: it takes no
+ *   lock_all ... unlock_all       part); to every rank, as shared locks
+ *
+ * An operation (put, get, atomic, on any stream) on such a region outside an
+ * access epoch to its target fails with ORDO_ERR_EPOCH and issues nothing.
+ * Closing an epoch (fence, complete, unlock) completes this rank's
+ * operations of every stream on the region towards the epoch's targets,
+ * and opening one (fence, start, lock) acquires what others completed
+ * before: MPI's rules for when data is visible hold.  Operations may also
+ * be completed inside a passive epoch with the flush calls.
+ *
+ * Misuse is a status, never a hang and never a half-change: calls out of
+ * order (complete without start, unlock of a rank not locked, a fence
+ * inside a lock epoch, lock twice, ...) return ORDO_ERR_EPOCH and change
+ * nothing; a wait for peers (fence, start, wait, lock) that does not hold
+ * within ORDO_EPOCH_TIMEOUT seconds returns ORDO_ERR_TIMED_OUT and the log
+ * names the ranks it waited for (mismatched groups); a peer that died turns
+ * it into ORDO_ERR_PEER_DEAD. */
+
+/* Assertions (MPI_MODE_*): promises that let a call skip work.  Each names
+ * what it skips; a false promise is the program's error (the ones ordo can
+ * see cheaply return ORDO_ERR_EPOCH). */
+enum {
+    /* fence: no operation on the region was issued since the previous fence
+     * (by any rank; all ranks give it or none): skips completing earlier
+     * operations.  With NOSUCCEED too, the fence does nothing at all. */
+    ORDO_ASSERT_NOPRECEDE = 1u << 0,
+    /* fence: no operation follows until the next fence (all ranks give it or
+     * none): opens no access epoch. */
+    ORDO_ASSERT_NOSUCCEED = 1u << 1,
+    /* fence, post: this rank did not store to its part of the region since
+     * the last synchronisation: skips the barrier that publishes its stores
+     * (an instruction on weakly ordered CPUs, free on x86). */
+    ORDO_ASSERT_NOSTORE   = 1u << 2,
+    /* fence, post: no put or atomic will update this rank's part of the
+     * region until the next synchronisation: the closing fence or wait skips
+     * the barrier that acquires incoming data (free on x86 too). */
+    ORDO_ASSERT_NOPUT     = 1u << 3,
+    /* start, post, lock, lock_all: the matching post already happened / no
+     * other rank holds or requests a conflicting lock: skips the handshake
+     * (no waiting for posts; no lock word taken).  Give it on both start
+     * and post, or on neither. */
+    ORDO_ASSERT_NOCHECK   = 1u << 4
+};
+
+/* Fence: closes the current fence epoch (completing this rank's
+ * operations), waits until every rank did the same, and opens the next one
+ * (unless NOSUCCEED).  Collective over all ranks. */
+ORDO_API ordo_status_t ordo_epoch_fence(ordo_region_h region, unsigned asserts);
+
+/* Post: open an exposure epoch for the n ranks listed (distinct; this rank
+ * may be among them), who may then access this rank's part of the region
+ * after their start.  Does not wait.  Asserts: NOCHECK, NOSTORE, NOPUT. */
+ORDO_API ordo_status_t ordo_epoch_post(ordo_region_h region, int n, const int *ranks,
+                                       unsigned asserts);
+/* Start: open an access epoch to the n ranks listed; returns when each of
+ * them posted to this rank (or at once with NOCHECK). */
+ORDO_API ordo_status_t ordo_epoch_start(ordo_region_h region, int n, const int *ranks,
+                                        unsigned asserts);
+/* Complete: close the access epoch opened by start; this rank's operations
+ * to its group are complete at their targets on return. */
+ORDO_API ordo_status_t ordo_epoch_complete(ordo_region_h region);
+/* Wait: close the exposure epoch opened by post; returns when every rank
+ * of its group completed, so their operations are visible here. */
+ORDO_API ordo_status_t ordo_epoch_wait(ordo_region_h region);
+/* Test: wait without blocking; *done_p = 1 when it closed the epoch. */
+ORDO_API ordo_status_t ordo_epoch_test(ordo_region_h region, int *done_p);
+
+typedef enum ordo_lock_type {
+    ORDO_LOCK_SHARED    = 0,  /* with other shared holders */
+    ORDO_LOCK_EXCLUSIVE = 1   /* alone */
+} ordo_lock_type_t;
+
+/* Lock: open a passive-target access epoch to rank; returns holding the
+ * lock at rank (shared locks wait out an exclusive holder, an exclusive
+ * lock waits out everyone; no fairness is promised).  Assert: NOCHECK. */
+ORDO_API ordo_status_t ordo_epoch_lock(ordo_region_h region, ordo_lock_type_t type, int rank,
+                                       unsigned asserts);
+/* Unlock: complete this rank's operations to rank, then release the lock. */
+ORDO_API ordo_status_t ordo_epoch_unlock(ordo_region_h region, int rank);
+/* A shared lock at every rank, and its release. */
+ORDO_API ordo_status_t ordo_epoch_lock_all(ordo_region_h region, unsigned asserts);
+ORDO_API ordo_status_t ordo_epoch_unlock_all(ordo_region_h region);
+
+/* Inside a passive-target epoch to rank (lock or lock_all): complete this
+ * rank's operations to it on the region, at the target (flush), or only so
+ * far that their buffers may be reused (flush_local).  The _all forms do it
+ * for every rank locked. */
+ORDO_API ordo_status_t ordo_epoch_flush(ordo_region_h region, int rank);
+ORDO_API ordo_status_t ordo_epoch_flush_local(ordo_region_h region, int rank);
+ORDO_API ordo_status_t ordo_epoch_flush_all(ordo_region_h region);
+ORDO_API ordo_status_t ordo_epoch_flush_local_all(ordo_region_h region);
 
 /* ------------------------------------------------------- two-sided: setup */
 
@@ -464,6 +571,11 @@ typedef struct ordo_stats {
     uint64_t deliveries_reordered;      /* shuffled by the ORDO_TL_REORDER test mode */
     /* collectives */
     uint64_t collectives;               /* collectives completed */
+    /* RMA synchronisation epochs */
+    uint64_t epoch_syncs;               /* fences, starts, waits and locks that
+                                           synchronised with peers */
+    uint64_t epoch_skips;               /* steps skipped on the strength of an assertion */
+    uint64_t lock_retries;              /* lock attempts that found the lock taken */
 } ordo_stats_t;
 
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p);

@@ -126,7 +126,8 @@ static const ordo_setting_t settings[] = {
      FIELD(yield), 0, 0},
     {"ORDO_EPOCH_TIMEOUT", ORDO_SETTING_INT, "120",
      "Seconds an RMA synchronisation (start, wait, lock) waits for its peers before it "
-     "fails with ORDO_ERR_TIMED_OUT naming the ranks it waited for (mismatched groups)",
+     "fails with ORDO_ERR_TIMED_OUT naming the ranks it waited for (mismatched groups); 0: "
+     "no limit",
      NULL, FIELD(epoch_timeout), 0, 0},
     {"ORDO_TL_REORDER", ORDO_SETTING_INT, "0",
      "Test mode: transports hand arrived messages up in shuffled batches of this many "
@@ -252,6 +253,11 @@ ordo_status_t ordo_config_load(void)
     }
     if (cfg.attach_cache_max < 1) {
         ordo_error("ORDO_ATTACH_CACHE_MAX must be at least 1");
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    if (cfg.epoch_timeout < 0) {
+        ordo_error("ORDO_EPOCH_TIMEOUT=%d is negative: seconds, 0 for no limit",
+                   cfg.epoch_timeout);
         return ORDO_ERR_INVALID_PARAM;
     }
     if (cfg.tl_reorder > 1024) {

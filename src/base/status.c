@@ -22,6 +22,7 @@ ORDO_API const char *ordo_status_string(ordo_status_t status)
     case ORDO_ERR_PERMISSION:      return "the kernel refused access to the peer";
     case ORDO_ERR_TIMED_OUT:       return "timed out";
     case ORDO_ERR_TRUNCATED:       return "message longer than the receive buffer (truncated)";
+    case ORDO_ERR_EPOCH:           return "RMA synchronisation misused (no access epoch, or calls out of order)";
     }
     return "unknown status";
 }

@@ -288,6 +288,9 @@ ORDO_API ordo_status_t ordo_stats_print(FILE *out)
     P(msgs_short); P(msgs_eager); P(msgs_rget); P(msgs_rput); P(msgs_pipelined);
     P(msgs_unexpected); P(msgs_early); P(credit_stalls); P(deliveries_reordered);
     P(collectives);
+    P(epoch_syncs);
+    P(epoch_skips);
+    P(lock_retries);
 #undef P
     return ORDO_OK;
 }

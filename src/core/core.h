@@ -37,6 +37,8 @@ struct ordo_region {
     size_t              map_len;
     ordo_tl_mem_t      *mem[ORDO_MAX_TL];
     ordo_tl_rkey_t    **rkeys;       /* per rank, opened by the rank's transport */
+    unsigned            flags;       /* ORDO_REGION_* given at creation */
+    struct rma_epoch   *epoch;       /* rma/: epoch state (ORDO_REGION_EPOCHS), else NULL */
     struct ordo_region *next;
 };
 
@@ -79,6 +81,10 @@ typedef struct ordo_layer {
     ordo_status_t (*quiesce)(void);               /* finalize: before the last barrier */
     void          (*fini)(void);
     void          (*stats)(ordo_stats_t *sum);    /* add the layer's counters */
+    /* A region was created (collectively; every rank calls it at the same
+     * point) / is being released, after its last barrier. */
+    ordo_status_t (*region_open)(struct ordo_region *r);
+    void          (*region_close)(struct ordo_region *r);
 } ordo_layer_t;
 
 extern const ordo_layer_t *const ordo_layers[];
@@ -170,5 +176,9 @@ void     ordo_idle_pass(unsigned *idle);
 
 /* region.c */
 void ordo_region_destroy_all(void);
+/* A region for a layer's own use (collective, like ordo_region_alloc), kept
+ * off the program's list; released with ordo_region_release. */
+ordo_status_t ordo_region_alloc_internal(size_t size, struct ordo_region **region_p);
+void          ordo_region_release(struct ordo_region *r);
 
 #endif

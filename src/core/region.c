@@ -231,6 +231,10 @@ static ordo_status_t release_exposure(struct ordo_region *r)
 
 static void region_discard(struct ordo_region *r)
 {
+    if (r->magic == ORDO_MAGIC_REGION)   /* opened by the layers */
+        for (size_t i = ordo_layer_count; i-- > 0;)
+            if (ordo_layers[i]->region_close)
+                ordo_layers[i]->region_close(r);
     release_exposure(r);
     if (r->kind == ORDO_REGION_KIND_ALLOC && r->map_base)
         munmap(r->map_base, r->map_len);
@@ -245,19 +249,28 @@ static void region_discard(struct ordo_region *r)
     ordo_ctx->zombies = r;
 }
 
-static void region_link(struct ordo_region *r)
+/* Hand a region the layers (which may refuse it), then to the program. */
+static ordo_status_t region_link(struct ordo_region *r)
 {
     r->magic = ORDO_MAGIC_REGION;
+    for (size_t i = 0; i < ordo_layer_count; i++) {
+        ordo_status_t st = ordo_layers[i]->region_open ? ordo_layers[i]->region_open(r)
+                                                       : ORDO_OK;
+        if (st != ORDO_OK) {
+            while (i-- > 0)
+                if (ordo_layers[i]->region_close)
+                    ordo_layers[i]->region_close(r);
+            r->magic = 0;
+            return st;
+        }
+    }
     r->next = ordo_ctx->regions;
     ordo_ctx->regions = r;
+    return ORDO_OK;
 }
 
-ORDO_API ordo_status_t ordo_region_alloc(size_t size, unsigned flags, ordo_region_h *region_p,
-                                         void **addr_p)
+static ordo_status_t region_alloc(size_t size, struct ordo_region **region_p)
 {
-    ORDO_CHECK_INIT();
-    if (region_p == NULL || addr_p == NULL || flags != 0 || size > ((size_t)1 << 46))
-        return ORDO_ERR_INVALID_PARAM;
     struct ordo_region *r = region_new(NULL, size);
     if (r == NULL)
         return ORDO_ERR_NO_MEMORY;
@@ -283,26 +296,62 @@ ORDO_API ordo_status_t ordo_region_alloc(size_t size, unsigned flags, ordo_regio
     free(failed);
     if (st != ORDO_OK)
         goto err;
-    region_link(r);
     *region_p = r;
-    *addr_p = r->addr;
     return ORDO_OK;
 err:
     region_discard(r);
     return st;
 }
 
+ordo_status_t ordo_region_alloc_internal(size_t size, struct ordo_region **region_p)
+{
+    ordo_status_t st = region_alloc(size, region_p);
+    if (st == ORDO_OK)
+        (*region_p)->magic = ORDO_MAGIC_REGION;
+    return st;
+}
+
+void ordo_region_release(struct ordo_region *r)
+{
+    r->magic = 0;    /* not opened by the layers */
+    region_discard(r);
+}
+
+ORDO_API ordo_status_t ordo_region_alloc(size_t size, unsigned flags, ordo_region_h *region_p,
+                                         void **addr_p)
+{
+    ORDO_CHECK_INIT();
+    if (region_p == NULL || addr_p == NULL || (flags & ~(unsigned)ORDO_REGION_EPOCHS) ||
+        size > ((size_t)1 << 46))
+        return ORDO_ERR_INVALID_PARAM;
+    struct ordo_region *r;
+    ordo_status_t st = region_alloc(size, &r);
+    if (st != ORDO_OK)
+        return st;
+    r->flags = flags;
+    st = region_link(r);
+    if (st != ORDO_OK) {
+        region_discard(r);
+        return st;
+    }
+    *region_p = r;
+    *addr_p = r->addr;
+    return ORDO_OK;
+}
+
 ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flags,
                                           ordo_region_h *region_p)
 {
     ORDO_CHECK_INIT();
-    if (region_p == NULL || (flags & ~(unsigned)ORDO_REGION_CREATE_MAPPED) ||
+    if (region_p == NULL ||
+        (flags & ~(unsigned)(ORDO_REGION_CREATE_MAPPED | ORDO_REGION_EPOCHS)) ||
         (addr == NULL && size > 0))
         return ORDO_ERR_INVALID_PARAM;
     struct ordo_region *r = region_new(addr, size);
     if (r == NULL)
         return ORDO_ERR_NO_MEMORY;
     r->kind = ORDO_REGION_KIND_COPY;
+    r->flags = flags;
     ordo_status_t st = ORDO_OK;
     int n = ordo_ctx->size;
     uint8_t *failed = calloc((size_t)n, 1), *all_failed = calloc((size_t)n * (size_t)n, 1);
@@ -364,11 +413,12 @@ ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flag
 out:
     free(failed);
     free(all_failed);
+    if (st == ORDO_OK)
+        st = region_link(r);
     if (st != ORDO_OK) {
         region_discard(r);
         return st;
     }
-    region_link(r);
     *region_p = r;
     return ORDO_OK;
 }

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/core.h"
+#include "rma.h"
 #include "../base/log.h"
 
 static inline int is_write(unsigned type) { return type != ORDO_OP_GET; }
@@ -71,7 +71,7 @@ static inline ordo_status_t check_target(ordo_region_h region, int rank, size_t 
     if (ORDO_UNLIKELY(len > k->size || offset > k->size - len))
         return ORDO_ERR_OUT_OF_BOUNDS;
     *rkey_p = k;
-    return ORDO_OK;
+    return rma_epoch_admit(region, rank);
 }
 
 static void write_result(void *result, unsigned width, uint64_t v)
@@ -219,6 +219,34 @@ static ordo_status_t rma_drain(struct ordo_stream *s, int rank)
     atomic_thread_fence(memory_order_seq_cst);
     ordo_status_t st = s->error;
     s->error = ORDO_OK;
+    return st;
+}
+
+/* Is an operation on region r to rank (-1: any) still pending in s?  With
+ * local_only, deferred small puts do not count: their data was copied. */
+static int region_pending(const struct ordo_stream *s, const struct ordo_region *r, int rank,
+                          int local_only)
+{
+    for (const struct ordo_request *y = s->pending_head; y; y = y->next)
+        if (y->region == r && (rank < 0 || y->rank == rank) && !(local_only && y->bounce))
+            return 1;
+    return 0;
+}
+
+ordo_status_t rma_region_drain(struct ordo_region *r, int rank, int local_only)
+{
+    ordo_status_t st = ORDO_OK;
+    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next) {
+        unsigned idle = 0;
+        while (region_pending(s, r, rank, local_only))
+            ordo_progress_wait(&idle);
+        if (s->error != ORDO_OK) {
+            if (st == ORDO_OK)
+                st = s->error;
+            s->error = ORDO_OK;
+        }
+    }
+    atomic_thread_fence(memory_order_seq_cst);
     return st;
 }
 
@@ -498,9 +526,19 @@ static ordo_status_t rma_quiesce(void)
     return st;
 }
 
+static ordo_status_t rma_init(void)
+{
+    rma_epoch_stats_reset();
+    return ORDO_OK;
+}
+
 const ordo_layer_t ordo_rma_layer = {
     .name = "one-sided",
+    .init = rma_init,
     .progress = rma_progress,
     .stream_drain = rma_drain,
     .quiesce = rma_quiesce,
+    .stats = rma_epoch_stats,
+    .region_open = rma_epoch_region_open,
+    .region_close = rma_epoch_region_close,
 };

@@ -1,0 +1,752 @@
+/* MPI-RMA synchronisation epochs on regions created with ORDO_REGION_EPOCHS.
+ *
+ * Such a region has a companion region of synchronisation words, allocated
+ * with it (so mapped between local peers).  At every rank it holds:
+ *
+ *   LOCK            the rank's lock word: shared holders in the low 32 bits,
+ *                   the exclusive holder's rank + 1 in the high 32 bits
+ *   FENCE[r]        fences rank r passed
+ *   POST[r]         exposure epochs rank r opened to this rank (post)
+ *   COMPLETE[r]     access epochs rank r closed towards this rank (complete)
+ *
+ * Rank r adds to its own entry at the rank it synchronises with.  The
+ * counters only grow — nothing is ever reset, so a slow reader cannot take
+ * an old epoch for a new one — and each rank keeps locally how many it
+ * consumed.  Every wait for peers polls this rank's own words; taking a
+ * lock is the one remote spin.
+ *
+ * The fence is a split barrier over those counters: arrive at every rank,
+ * then wait for every rank's arrival here.  Ranks that skip a fence skip
+ * it together (NOPRECEDE and NOSUCCEED are collective assertions), so the
+ * counts stay in step. */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rma.h"
+#include "../base/config.h"
+#include "../base/log.h"
+#include "../base/timer.h"
+
+#define SYNC_LOCK      0
+#define SYNC_COUNTERS  64
+enum { CNT_FENCE, CNT_POST, CNT_COMPLETE, CNT_KINDS };
+
+#define LOCK_EXCL_SHIFT  32
+#define LOCK_SHARED_MASK 0xffffffffull
+
+enum { EPOCH_LOCK_HELD = 1, EPOCH_LOCK_EXCL = 2, EPOCH_LOCK_NOCHECK = 4 };
+
+#define FENCE_ASSERTS (ORDO_ASSERT_NOPRECEDE | ORDO_ASSERT_NOSUCCEED | ORDO_ASSERT_NOSTORE | \
+                       ORDO_ASSERT_NOPUT)
+#define POST_ASSERTS  (ORDO_ASSERT_NOCHECK | ORDO_ASSERT_NOSTORE | ORDO_ASSERT_NOPUT)
+
+static struct {
+    uint64_t syncs, skips, lock_retries;
+} counters;
+
+static inline size_t cnt_off(int kind, int rank)
+{
+    return SYNC_COUNTERS + ((size_t)kind * (size_t)ordo_ctx->size + (size_t)rank) * 8;
+}
+
+static inline _Atomic uint64_t *my_word(const struct rma_epoch *ep, size_t off)
+{
+    return (_Atomic uint64_t *)((char *)ep->sync->addr + off);
+}
+
+/* An atomic on a synchronisation word at rank: by loads and stores where
+ * it is mapped, else through its transport. */
+static ordo_status_t sync_amo(const struct rma_epoch *ep, int rank, size_t off,
+                              ordo_atomic_op_t aop, uint64_t value, uint64_t compare,
+                              uint64_t *old_p)
+{
+    ordo_tl_rkey_t *k = ep->sync->rkeys[rank];
+    uint64_t old = 0;
+    if (ORDO_LIKELY(k->ptr != NULL)) {
+        old = ordo_tl_atomic_apply((char *)k->ptr + off, aop, 8, value, compare);
+    } else {
+        ordo_tl_iface_t *f = ordo_iface_of(rank);
+        ordo_status_t st = f->ops->atomic(f, k, off, aop, 8, value, compare, &old, NULL);
+        if (st != ORDO_OK) {
+            ordo_error("synchronising with rank %d: %s", rank, ordo_status_string(st));
+            return st;
+        }
+    }
+    if (old_p)
+        *old_p = old;
+    return ORDO_OK;
+}
+
+static inline ordo_status_t sync_add(const struct rma_epoch *ep, int rank, size_t off,
+                                     uint64_t delta)
+{
+    return sync_amo(ep, rank, off, ORDO_ATOMIC_ADD, delta, 0, NULL);
+}
+
+/* ------------------------------------------------------------ waiting */
+
+/* Bounds a wait for peers: ORDO_EPOCH_TIMEOUT, and the peers' health. */
+typedef struct waiter {
+    uint64_t deadline;   /* 0: none */
+    unsigned idle, looks;
+} waiter_t;
+
+static void waiter_init(waiter_t *w)
+{
+    int t = ordo_config.epoch_timeout;
+    w->deadline = t > 0 ? ordo_time_ns() + (uint64_t)t * 1000000000ull : 0;
+    w->idle = w->looks = 0;
+}
+
+/* One pass of a wait that has not held: progress, and every few hundred
+ * passes the clock (ORDO_ERR_TIMED_OUT) and the health of the ranks waited
+ * for (ORDO_ERR_PEER_DEAD): group[first .. n), or ranks first .. n-1 when
+ * group is NULL. */
+static ordo_status_t waiter_pass(waiter_t *w, const int *group, int first, int n)
+{
+    ordo_progress_wait(&w->idle);
+    if ((++w->looks & 255) != 0)
+        return ORDO_OK;
+    for (int i = first; i < n; i++)
+        if (ordo_boot_rank_dead(ordo_ctx->boot, group ? group[i] : i))
+            return ORDO_ERR_PEER_DEAD;
+    if (w->deadline && ordo_time_ns() > w->deadline)
+        return ORDO_ERR_TIMED_OUT;
+    return ORDO_OK;
+}
+
+/* Writes "3, 5, 9" (at most a dozen, then "...") of the ranks listed. */
+static void format_ranks(char *buf, size_t cap, const int *ranks, int n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && len + 16 < cap; i++) {
+        if (i == 12) {
+            snprintf(buf + len, cap - len, ", ...");
+            return;
+        }
+        len += (size_t)snprintf(buf + len, cap - len, "%s%d", i ? ", " : "", ranks[i]);
+    }
+}
+
+/* Wait until this rank's counter `kind` of every rank of group (NULL: all
+ * ranks) reaches its target: base[rank] + 1, or `all` without base.
+ * blocking 0: one look, ORDO_INPROGRESS when it does not hold yet. */
+static ordo_status_t wait_counters(struct ordo_region *r, const char *call, const char *missing,
+                                   int kind, const int *group, int n, const uint64_t *base,
+                                   uint64_t all, int blocking)
+{
+    struct rma_epoch *ep = r->epoch;
+    waiter_t w;
+    waiter_init(&w);
+    int first = 0;   /* every member before it holds; counters only grow */
+    for (;;) {
+        while (first < n) {
+            int rank = group ? group[first] : first;
+            uint64_t need = base ? base[rank] + 1 : all;
+            if (atomic_load_explicit(my_word(ep, cnt_off(kind, rank)), memory_order_acquire) <
+                need)
+                break;
+            first++;
+        }
+        if (first == n)
+            return ORDO_OK;
+        if (!blocking) {
+            ordo_progress_once();
+            for (int i = first; i < n; i++) {
+                int rank = group ? group[i] : i;
+                if (ordo_boot_rank_dead(ordo_ctx->boot, rank)) {
+                    ordo_error("%s on region %u: rank %d died", call, r->id, rank);
+                    return ORDO_ERR_PEER_DEAD;
+                }
+            }
+            return ORDO_INPROGRESS;
+        }
+        ordo_status_t st = waiter_pass(&w, group, first, n);
+        if (st == ORDO_OK)
+            continue;
+        int *late = malloc(sizeof(int) * (size_t)(n - first));
+        int nlate = 0, dead = -1;
+        for (int i = first; late && i < n; i++) {
+            int rank = group ? group[i] : i;
+            uint64_t need = base ? base[rank] + 1 : all;
+            if (atomic_load_explicit(my_word(ep, cnt_off(kind, rank)), memory_order_acquire) <
+                need) {
+                late[nlate++] = rank;
+                if (ordo_boot_rank_dead(ordo_ctx->boot, rank))
+                    dead = rank;
+            }
+        }
+        char list[160] = "";
+        if (late)
+            format_ranks(list, sizeof(list), late, nlate);
+        free(late);
+        if (st == ORDO_ERR_PEER_DEAD) {
+            ordo_error("%s on region %u: rank %d died (still waiting for ranks %s)", call, r->id,
+                       dead, list);
+        } else {
+            ordo_error("%s on region %u: ranks %s %s within ORDO_EPOCH_TIMEOUT=%d s "
+                       "(mismatched groups or calls?)", call, r->id, list, missing,
+                       ordo_config.epoch_timeout);
+        }
+        return st;
+    }
+}
+
+/* ------------------------------------------------------------ checks */
+
+static ordo_status_t epoch_of(ordo_region_h region, const char *call, struct rma_epoch **ep_p)
+{
+    if (region == NULL || region->magic != ORDO_MAGIC_REGION)
+        return ORDO_ERR_INVALID_HANDLE;
+    if (region->epoch == NULL) {
+        ordo_error("%s: region %u was not created with ORDO_REGION_EPOCHS", call, region->id);
+        return ORDO_ERR_EPOCH;
+    }
+    *ep_p = region->epoch;
+    return ORDO_OK;
+}
+
+#define EPOCH_PROLOGUE(region, call, ep)                   \
+    ORDO_CHECK_INIT();                                     \
+    struct rma_epoch *ep;                                  \
+    do {                                                   \
+        ordo_status_t st_ = epoch_of(region, call, &ep);   \
+        if (st_ != ORDO_OK)                                \
+            return st_;                                    \
+    } while (0)
+
+static ordo_status_t misuse(const struct ordo_region *r, const char *call, const char *why)
+{
+    ordo_error("%s on region %u: %s", call, r->id, why);
+    return ORDO_ERR_EPOCH;
+}
+
+/* A fence opens an epoch only if operations follow it (MPI's rule), so
+ * another kind of epoch may begin after a fence that no operation used. */
+static ordo_status_t leave_fence_epoch(struct ordo_region *r, const char *call)
+{
+    struct rma_epoch *ep = r->epoch;
+    if (!ep->fence_open)
+        return ORDO_OK;
+    if (ep->ops)
+        return misuse(r, call,
+                      "operations were issued in the open fence epoch; end it with a fence "
+                      "(ORDO_ASSERT_NOSUCCEED) first");
+    ep->fence_open = 0;
+    ep->all_access = 0;
+    return ORDO_OK;
+}
+
+/* n distinct ranks of the job. */
+static ordo_status_t check_group(const struct ordo_region *r, const char *call, int n,
+                                 const int *ranks)
+{
+    if (n < 0 || n > ordo_ctx->size || (n > 0 && ranks == NULL))
+        return ORDO_ERR_INVALID_PARAM;
+    uint8_t *seen = calloc((size_t)ordo_ctx->size, 1);
+    if (seen == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    ordo_status_t st = ORDO_OK;
+    for (int i = 0; i < n && st == ORDO_OK; i++) {
+        if (ranks[i] < 0 || ranks[i] >= ordo_ctx->size) {
+            st = ORDO_ERR_INVALID_RANK;
+        } else if (seen[ranks[i]]) {
+            ordo_error("%s on region %u: rank %d is listed twice", call, r->id, ranks[i]);
+            st = ORDO_ERR_INVALID_PARAM;
+        }
+        if (st == ORDO_OK)
+            seen[ranks[i]] = 1;
+    }
+    free(seen);
+    return st;
+}
+
+static inline void release_stores(unsigned asserts)
+{
+    if (asserts & ORDO_ASSERT_NOSTORE)
+        counters.skips++;
+    else
+        atomic_thread_fence(memory_order_release);
+}
+
+static inline void acquire_puts(unsigned asserts)
+{
+    if (asserts & ORDO_ASSERT_NOPUT)
+        counters.skips++;
+    else
+        atomic_thread_fence(memory_order_acquire);
+}
+
+/* ------------------------------------------------------------ fence */
+
+ORDO_API ordo_status_t ordo_epoch_fence(ordo_region_h region, unsigned asserts)
+{
+    EPOCH_PROLOGUE(region, "ordo_epoch_fence", ep);
+    const char *call = "ordo_epoch_fence";
+    if (asserts & ~(unsigned)FENCE_ASSERTS)
+        return ORDO_ERR_INVALID_PARAM;
+    if (ep->started || ep->nlocked || ep->lock_all || ep->posted)
+        return misuse(region, call,
+                      ep->posted ? "called inside a post exposure epoch (wait first)"
+                                 : "called inside a start or lock access epoch (close it first)");
+    if ((asserts & ORDO_ASSERT_NOPRECEDE) && ep->ops) {
+        char why[160];
+        snprintf(why, sizeof(why),
+                 "ORDO_ASSERT_NOPRECEDE, but %" PRIu64 " operations were issued since the "
+                 "previous fence", ep->ops);
+        return misuse(region, call, why);
+    }
+    ordo_status_t st = ORDO_OK;
+    if (asserts & ORDO_ASSERT_NOPRECEDE)
+        counters.skips++;
+    else
+        st = rma_region_drain(region, -1, 0);
+    unsigned prev = ep->fence_asserts;
+    ep->fence_asserts = asserts;
+    ep->ops = 0;
+    ep->fence_open = !(asserts & ORDO_ASSERT_NOSUCCEED);
+    ep->all_access = ep->fence_open;
+    if ((asserts & ORDO_ASSERT_NOPRECEDE) && (asserts & ORDO_ASSERT_NOSUCCEED)) {
+        counters.skips++;   /* nothing before, nothing after: no barrier */
+        return st;
+    }
+    release_stores(asserts);
+    ep->fences++;
+    int me = ordo_ctx->rank;
+    for (int r = 0; r < ordo_ctx->size; r++) {
+        ordo_status_t s2 = sync_add(ep, r, cnt_off(CNT_FENCE, me), 1);
+        if (st == ORDO_OK)
+            st = s2;
+    }
+    ordo_status_t s2 = wait_counters(region, call, "did not reach the fence", CNT_FENCE, NULL,
+                                     ordo_ctx->size, NULL, ep->fences, 1);
+    if (st == ORDO_OK)
+        st = s2;
+    acquire_puts(prev);
+    counters.syncs++;
+    return st;
+}
+
+/* ------------------------------------------------------------ PSCW */
+
+ORDO_API ordo_status_t ordo_epoch_post(ordo_region_h region, int n, const int *ranks,
+                                       unsigned asserts)
+{
+    EPOCH_PROLOGUE(region, "ordo_epoch_post", ep);
+    const char *call = "ordo_epoch_post";
+    if (asserts & ~(unsigned)POST_ASSERTS)
+        return ORDO_ERR_INVALID_PARAM;
+    ordo_status_t st = check_group(region, call, n, ranks);
+    if (st != ORDO_OK)
+        return st;
+    if (ep->posted)
+        return misuse(region, call, "an exposure epoch is already open (wait for it first)");
+    if ((st = leave_fence_epoch(region, call)) != ORDO_OK)
+        return st;
+    if (n)
+        memcpy(ep->post_group, ranks, sizeof(int) * (size_t)n);
+    ep->npost = n;
+    ep->posted = 1;
+    ep->post_asserts = asserts;
+    release_stores(asserts);
+    if (asserts & ORDO_ASSERT_NOCHECK) {
+        counters.skips++;
+        return ORDO_OK;
+    }
+    int me = ordo_ctx->rank;
+    for (int i = 0; i < n; i++) {
+        ordo_status_t s2 = sync_add(ep, ranks[i], cnt_off(CNT_POST, me), 1);
+        if (st == ORDO_OK)
+            st = s2;
+    }
+    return st;
+}
+
+ORDO_API ordo_status_t ordo_epoch_start(ordo_region_h region, int n, const int *ranks,
+                                        unsigned asserts)
+{
+    EPOCH_PROLOGUE(region, "ordo_epoch_start", ep);
+    const char *call = "ordo_epoch_start";
+    if (asserts & ~(unsigned)ORDO_ASSERT_NOCHECK)
+        return ORDO_ERR_INVALID_PARAM;
+    ordo_status_t st = check_group(region, call, n, ranks);
+    if (st != ORDO_OK)
+        return st;
+    if (ep->started || ep->nlocked || ep->lock_all)
+        return misuse(region, call,
+                      ep->started ? "an access epoch is already started (complete it first)"
+                                  : "called inside a lock epoch (unlock first)");
+    if ((st = leave_fence_epoch(region, call)) != ORDO_OK)
+        return st;
+    if (asserts & ORDO_ASSERT_NOCHECK) {
+        counters.skips++;
+    } else {
+        st = wait_counters(region, call, "did not post to this rank", CNT_POST, ranks, n,
+                           ep->posts_seen, 0, 1);
+        if (st != ORDO_OK)
+            return st;   /* nothing consumed: the epoch did not open */
+        for (int i = 0; i < n; i++)
+            ep->posts_seen[ranks[i]]++;
+        counters.syncs++;
+    }
+    for (int i = 0; i < n; i++)
+        ep->access[ranks[i]] = 1;
+    if (n)
+        memcpy(ep->start_group, ranks, sizeof(int) * (size_t)n);
+    ep->nstart = n;
+    ep->started = 1;
+    return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_epoch_complete(ordo_region_h region)
+{
+    EPOCH_PROLOGUE(region, "ordo_epoch_complete", ep);
+    if (!ep->started)
+        return misuse(region, "ordo_epoch_complete", "no access epoch was started");
+    ordo_status_t st = rma_region_drain(region, -1, 0);
+    int me = ordo_ctx->rank;
+    for (int i = 0; i < ep->nstart; i++) {
+        int t = ep->start_group[i];
+        ordo_status_t s2 = sync_add(ep, t, cnt_off(CNT_COMPLETE, me), 1);
+        if (st == ORDO_OK)
+            st = s2;
+        ep->access[t] = 0;
+    }
+    ep->started = 0;
+    ep->nstart = 0;
+    ep->ops = 0;
+    return st;
+}
+
+static ordo_status_t wait_common(ordo_region_h region, const char *call, int *done_p)
+{
+    EPOCH_PROLOGUE(region, call, ep);
+    if (!ep->posted)
+        return misuse(region, call, "no exposure epoch was posted");
+    ordo_status_t st = wait_counters(region, call, "did not complete their access epoch",
+                                     CNT_COMPLETE, ep->post_group, ep->npost,
+                                     ep->completes_seen, 0, done_p == NULL);
+    if (st == ORDO_INPROGRESS) {
+        *done_p = 0;
+        return ORDO_OK;
+    }
+    if (st != ORDO_OK)
+        return st;   /* still posted: the program may wait again */
+    for (int i = 0; i < ep->npost; i++)
+        ep->completes_seen[ep->post_group[i]]++;
+    acquire_puts(ep->post_asserts);
+    ep->posted = 0;
+    ep->npost = 0;
+    counters.syncs++;
+    if (done_p)
+        *done_p = 1;
+    return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_epoch_wait(ordo_region_h region)
+{
+    return wait_common(region, "ordo_epoch_wait", NULL);
+}
+
+ORDO_API ordo_status_t ordo_epoch_test(ordo_region_h region, int *done_p)
+{
+    if (done_p == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+    return wait_common(region, "ordo_epoch_test", done_p);
+}
+
+/* ------------------------------------------------------------ locks */
+
+static inline uint64_t lock_load(const struct rma_epoch *ep, int rank)
+{
+    ordo_tl_rkey_t *k = ep->sync->rkeys[rank];
+    if (k->ptr)
+        return atomic_load_explicit((_Atomic uint64_t *)((char *)k->ptr + SYNC_LOCK),
+                                    memory_order_relaxed);
+    uint64_t v = 0;
+    sync_amo(ep, rank, SYNC_LOCK, ORDO_ATOMIC_ADD, 0, 0, &v);
+    return v;
+}
+
+/* Take the lock word at rank; one attempt after another, each after the
+ * word looked free (read without writing, so waiting lockers do not take
+ * the line from each other). */
+static ordo_status_t lock_acquire(struct ordo_region *r, const char *call, int rank, int excl)
+{
+    struct rma_epoch *ep = r->epoch;
+    uint64_t mine = (uint64_t)(ordo_ctx->rank + 1) << LOCK_EXCL_SHIFT;
+    waiter_t w;
+    waiter_init(&w);
+    for (;;) {
+        uint64_t old;
+        ordo_status_t st;
+        if (excl) {
+            st = sync_amo(ep, rank, SYNC_LOCK, ORDO_ATOMIC_CSWAP, mine, 0, &old);
+            if (st != ORDO_OK || old == 0)
+                return st;
+        } else {
+            st = sync_amo(ep, rank, SYNC_LOCK, ORDO_ATOMIC_ADD, 1, 0, &old);
+            if (st != ORDO_OK || (old >> LOCK_EXCL_SHIFT) == 0)
+                return st;
+            st = sync_add(ep, rank, SYNC_LOCK, (uint64_t)-1);   /* back out */
+            if (st != ORDO_OK)
+                return st;
+        }
+        counters.lock_retries++;
+        for (;;) {
+            uint64_t v = lock_load(ep, rank);
+            if (excl ? v == 0 : (v >> LOCK_EXCL_SHIFT) == 0)
+                break;
+            int holder = (v >> LOCK_EXCL_SHIFT) ? (int)(v >> LOCK_EXCL_SHIFT) - 1 : -1;
+            /* shared holders are anonymous: any death fails the wait */
+            st = holder >= 0 ? waiter_pass(&w, &holder, 0, 1)
+                             : waiter_pass(&w, NULL, 0, ordo_ctx->size);
+            if (st == ORDO_OK)
+                continue;
+            if (holder >= 0)
+                ordo_error("%s on region %u: rank %d's lock is held exclusively by rank %d%s",
+                           call, r->id, rank, holder,
+                           st == ORDO_ERR_PEER_DEAD ? ", which died" : " (timed out)");
+            else
+                ordo_error("%s on region %u: rank %d's lock is held shared by %u ranks%s", call,
+                           r->id, rank, (unsigned)(v & LOCK_SHARED_MASK),
+                           st == ORDO_ERR_PEER_DEAD ? ", and a rank of the job died"
+                                                    : " (timed out)");
+            return st;
+        }
+    }
+}
+
+static ordo_status_t lock_release(struct rma_epoch *ep, int rank, uint8_t how)
+{
+    if (how & EPOCH_LOCK_NOCHECK)
+        return ORDO_OK;
+    uint64_t delta = (how & EPOCH_LOCK_EXCL)
+                         ? (uint64_t)0 - ((uint64_t)(ordo_ctx->rank + 1) << LOCK_EXCL_SHIFT)
+                         : (uint64_t)-1;
+    return sync_add(ep, rank, SYNC_LOCK, delta);
+}
+
+ORDO_API ordo_status_t ordo_epoch_lock(ordo_region_h region, ordo_lock_type_t type, int rank,
+                                       unsigned asserts)
+{
+    EPOCH_PROLOGUE(region, "ordo_epoch_lock", ep);
+    const char *call = "ordo_epoch_lock";
+    if ((unsigned)type > ORDO_LOCK_EXCLUSIVE || (asserts & ~(unsigned)ORDO_ASSERT_NOCHECK))
+        return ORDO_ERR_INVALID_PARAM;
+    if (rank < 0 || rank >= ordo_ctx->size)
+        return ORDO_ERR_INVALID_RANK;
+    if (ep->lock_all || ep->lock[rank]) {
+        char why[96];
+        snprintf(why, sizeof(why), "rank %d is already locked by this rank%s", rank,
+                 ep->lock_all ? " (lock_all)" : "");
+        return misuse(region, call, why);
+    }
+    if (ep->started)
+        return misuse(region, call, "called inside a start epoch (complete it first)");
+    ordo_status_t st = leave_fence_epoch(region, call);
+    if (st != ORDO_OK)
+        return st;
+    uint8_t how = EPOCH_LOCK_HELD | (type == ORDO_LOCK_EXCLUSIVE ? EPOCH_LOCK_EXCL : 0);
+    if (asserts & ORDO_ASSERT_NOCHECK) {
+        how |= EPOCH_LOCK_NOCHECK;
+        counters.skips++;
+    } else {
+        st = lock_acquire(region, call, rank, type == ORDO_LOCK_EXCLUSIVE);
+        if (st != ORDO_OK)
+            return st;
+        atomic_thread_fence(memory_order_acquire);
+        counters.syncs++;
+    }
+    ep->lock[rank] = how;
+    ep->nlocked++;
+    ep->access[rank] = 1;
+    return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_epoch_unlock(ordo_region_h region, int rank)
+{
+    EPOCH_PROLOGUE(region, "ordo_epoch_unlock", ep);
+    if (rank < 0 || rank >= ordo_ctx->size)
+        return ORDO_ERR_INVALID_RANK;
+    if (!ep->lock[rank]) {
+        char why[96];
+        snprintf(why, sizeof(why), "rank %d is not locked by this rank%s", rank,
+                 ep->lock_all ? " (it holds lock_all: use ordo_epoch_unlock_all)" : "");
+        return misuse(region, "ordo_epoch_unlock", why);
+    }
+    ordo_status_t st = rma_region_drain(region, rank, 0);
+    ordo_status_t s2 = lock_release(ep, rank, ep->lock[rank]);
+    if (st == ORDO_OK)
+        st = s2;
+    ep->lock[rank] = 0;
+    ep->access[rank] = 0;
+    if (--ep->nlocked == 0)
+        ep->ops = 0;
+    return st;
+}
+
+ORDO_API ordo_status_t ordo_epoch_lock_all(ordo_region_h region, unsigned asserts)
+{
+    EPOCH_PROLOGUE(region, "ordo_epoch_lock_all", ep);
+    const char *call = "ordo_epoch_lock_all";
+    if (asserts & ~(unsigned)ORDO_ASSERT_NOCHECK)
+        return ORDO_ERR_INVALID_PARAM;
+    if (ep->lock_all || ep->nlocked || ep->started)
+        return misuse(region, call,
+                      ep->lock_all  ? "lock_all is already held"
+                      : ep->started ? "called inside a start epoch (complete it first)"
+                                    : "called while ranks are locked (unlock them first)");
+    ordo_status_t st = leave_fence_epoch(region, call);
+    if (st != ORDO_OK)
+        return st;
+    uint8_t how = EPOCH_LOCK_HELD;
+    if (asserts & ORDO_ASSERT_NOCHECK) {
+        how |= EPOCH_LOCK_NOCHECK;
+        counters.skips++;
+    } else {
+        for (int r = 0; r < ordo_ctx->size; r++) {
+            st = lock_acquire(region, call, r, 0);
+            if (st != ORDO_OK) {
+                while (r-- > 0)
+                    lock_release(ep, r, how);
+                return st;
+            }
+        }
+        atomic_thread_fence(memory_order_acquire);
+        counters.syncs++;
+    }
+    ep->lock_all = how;
+    ep->all_access = 1;
+    return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_epoch_unlock_all(ordo_region_h region)
+{
+    EPOCH_PROLOGUE(region, "ordo_epoch_unlock_all", ep);
+    if (!ep->lock_all)
+        return misuse(region, "ordo_epoch_unlock_all", "lock_all is not held");
+    ordo_status_t st = rma_region_drain(region, -1, 0);
+    for (int r = 0; r < ordo_ctx->size; r++) {
+        ordo_status_t s2 = lock_release(ep, r, ep->lock_all);
+        if (st == ORDO_OK)
+            st = s2;
+    }
+    ep->lock_all = 0;
+    ep->all_access = 0;
+    ep->ops = 0;
+    return st;
+}
+
+/* ------------------------------------------------------------ flush */
+
+static ordo_status_t flush_common(ordo_region_h region, const char *call, int rank,
+                                  int local_only)
+{
+    EPOCH_PROLOGUE(region, call, ep);
+    if (rank >= ordo_ctx->size || rank < -1)
+        return ORDO_ERR_INVALID_RANK;
+    if (!ep->lock_all && (rank < 0 ? ep->nlocked == 0 : !ep->lock[rank]))
+        return misuse(region, call, "outside a passive-target epoch (lock or lock_all) to the "
+                                    "rank");
+    ordo_ctx->default_stream->stats.flush_calls++;
+    return rma_region_drain(region, rank, local_only);
+}
+
+ORDO_API ordo_status_t ordo_epoch_flush(ordo_region_h region, int rank)
+{
+    if (rank < 0)
+        return ordo_ctx ? ORDO_ERR_INVALID_RANK : ORDO_ERR_NOT_INITIALIZED;
+    return flush_common(region, "ordo_epoch_flush", rank, 0);
+}
+
+ORDO_API ordo_status_t ordo_epoch_flush_local(ordo_region_h region, int rank)
+{
+    if (rank < 0)
+        return ordo_ctx ? ORDO_ERR_INVALID_RANK : ORDO_ERR_NOT_INITIALIZED;
+    return flush_common(region, "ordo_epoch_flush_local", rank, 1);
+}
+
+ORDO_API ordo_status_t ordo_epoch_flush_all(ordo_region_h region)
+{
+    return flush_common(region, "ordo_epoch_flush_all", -1, 0);
+}
+
+ORDO_API ordo_status_t ordo_epoch_flush_local_all(ordo_region_h region)
+{
+    return flush_common(region, "ordo_epoch_flush_local_all", -1, 1);
+}
+
+/* ------------------------------------------------------------ the layer */
+
+ordo_status_t rma_epoch_region_open(struct ordo_region *r)
+{
+    if (!(r->flags & ORDO_REGION_EPOCHS))
+        return ORDO_OK;
+    size_t n = (size_t)ordo_ctx->size;
+    struct rma_epoch *ep = calloc(1, sizeof(*ep));
+    if (ep) {
+        ep->access = calloc(n, 1);
+        ep->lock = calloc(n, 1);
+        ep->start_group = calloc(n, sizeof(int));
+        ep->post_group = calloc(n, sizeof(int));
+        ep->posts_seen = calloc(n, sizeof(uint64_t));
+        ep->completes_seen = calloc(n, sizeof(uint64_t));
+    }
+    ordo_status_t st = ORDO_ERR_NO_MEMORY;
+    /* the companion is collective: every rank allocates it, even one whose
+     * own bookkeeping failed, so the others are not left waiting */
+    struct ordo_region *sync = NULL;
+    ordo_status_t s2 = ordo_region_alloc_internal(SYNC_COUNTERS + CNT_KINDS * n * 8, &sync);
+    if (ep && ep->access && ep->lock && ep->start_group && ep->post_group && ep->posts_seen &&
+        ep->completes_seen)
+        st = s2;
+    if (st == ORDO_OK) {
+        ep->sync = sync;
+        r->epoch = ep;
+        return ORDO_OK;
+    }
+    if (sync && s2 == ORDO_OK)
+        ordo_region_release(sync);
+    r->epoch = ep;
+    rma_epoch_region_close(r);
+    return st;
+}
+
+void rma_epoch_region_close(struct ordo_region *r)
+{
+    struct rma_epoch *ep = r->epoch;
+    if (ep == NULL)
+        return;
+    if (ep->sync && (ep->started || ep->posted || ep->nlocked || ep->lock_all))
+        ordo_warn("region %u freed inside an epoch (%s); it is closed without completing "
+                  "its synchronisation", r->id,
+                  ep->started ? "start" : ep->posted ? "post" : "lock");
+    if (ep->sync)
+        ordo_region_release(ep->sync);
+    free(ep->access);
+    free(ep->lock);
+    free(ep->start_group);
+    free(ep->post_group);
+    free(ep->posts_seen);
+    free(ep->completes_seen);
+    free(ep);
+    r->epoch = NULL;
+}
+
+void rma_epoch_stats_reset(void)
+{
+    memset(&counters, 0, sizeof(counters));
+}
+
+void rma_epoch_stats(ordo_stats_t *sum)
+{
+    sum->epoch_syncs += counters.syncs;
+    sum->epoch_skips += counters.skips;
+    sum->lock_retries += counters.lock_retries;
+}
