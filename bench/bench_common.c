@@ -120,10 +120,8 @@ static void emit_env(void)
     printf("}}");
 }
 
-void bench_emit(const bench_point_t *p, const double *samples, int n)
+static void emit_point(const bench_point_t *p)
 {
-    bench_stats_t st;
-    bench_stats_compute(samples, n, &st);
     putchar('{');
     json_str("schema", BENCH_SCHEMA, 1);
     json_str("experiment", p->experiment, 1);
@@ -135,6 +133,23 @@ void bench_emit(const bench_point_t *p, const double *samples, int n)
            p->size);
     json_str("metric", p->metric, 1);
     json_str("unit", p->unit, 1);
+}
+
+void bench_skip(const bench_point_t *p, const char *reason)
+{
+    emit_point(p);
+    printf("\"value\":null,\"stats\":null,\"samples\":[],");
+    json_str("skipped", reason, 1);
+    emit_env();
+    printf("}\n");
+    fflush(stdout);
+}
+
+void bench_emit(const bench_point_t *p, const double *samples, int n)
+{
+    bench_stats_t st;
+    bench_stats_compute(samples, n, &st);
+    emit_point(p);
     printf("\"value\":%.6g,\"stats\":{\"median\":%.6g,\"min\":%.6g,\"max\":%.6g,\"mean\":%.6g,"
            "\"p99\":%.6g,\"trials\":%d},\"samples\":[",
            st.median, st.median, st.min, st.max, st.mean, st.p99, n);
@@ -154,6 +169,10 @@ int bench_parse(int argc, char **argv, bench_opts_t *o)
             fprintf(stderr, "%s: option %s needs a value\n", argv[0], a);
             return -1;
         }
+        if (strcmp(a, "--variant") == 0) {
+            o->variant = argv[++i];
+            continue;
+        }
         long v = strtol(argv[++i], NULL, 10);
         if (v < 0) {
             fprintf(stderr, "%s: %s must not be negative\n", argv[0], a);
@@ -164,6 +183,7 @@ int bench_parse(int argc, char **argv, bench_opts_t *o)
         else if (strcmp(a, "--warmup") == 0) o->warmup = (int)v;
         else if (strcmp(a, "--window") == 0) o->window = (int)v;
         else if (strcmp(a, "--size") == 0) o->size = (size_t)v;
+        else if (strcmp(a, "--pairs") == 0) o->pairs = (int)v;
         else {
             fprintf(stderr, "%s: unknown option %s\n", argv[0], a);
             return -1;

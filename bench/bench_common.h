@@ -30,11 +30,19 @@ void   bench_stats_compute(const double *samples, int n, bench_stats_t *out);
 /* Print one JSON line to stdout: point, value = median of samples. */
 void   bench_emit(const bench_point_t *p, const double *samples, int n);
 
+/* Print one JSON line for a point that was not measured, and why (a
+ * feature the library lacks): value null, "skipped" the reason. */
+void   bench_skip(const bench_point_t *p, const char *reason);
+
 /* Options shared by the programs: --trials N --iters N --warmup N --window W
- * --size BYTES.  Unknown options are an error naming the option. */
+ * --size BYTES --pairs N --variant NAME (pairs and variant: 0 / NULL unless
+ * given; each program says what they select).  Unknown options are an
+ * error naming the option. */
 typedef struct bench_opts {
-    int    trials, iters, warmup, window;
-    size_t size;
+    int         trials, iters, warmup, window;
+    size_t      size;
+    int         pairs;
+    const char *variant;
 } bench_opts_t;
 int bench_parse(int argc, char **argv, bench_opts_t *o);
 

@@ -3,8 +3,8 @@
  * Such a region has a companion region of synchronisation words, allocated
  * with it (so mapped between local peers).  At every rank it holds:
  *
- *   LOCK            the rank's lock word: shared holders in the low 32 bits,
- *                   the exclusive holder's rank + 1 in the high 32 bits
+ *   WRITER          the rank's lock: the exclusive holder's rank + 1
+ *   READER[r]       1 while rank r holds a shared lock here (a line each)
  *   FENCE[r]        fences rank r passed
  *   POST[r]         exposure epochs rank r opened to this rank (post)
  *   COMPLETE[r]     access epochs rank r closed towards this rank (complete)
@@ -13,7 +13,7 @@
  * counters only grow — nothing is ever reset, so a slow reader cannot take
  * an old epoch for a new one — and each rank keeps locally how many it
  * consumed.  Every wait for peers polls this rank's own words; taking a
- * lock is the one remote spin.
+ * lock is the one wait on another rank's words.
  *
  * The fence is a split barrier over those counters: arrive at every rank,
  * then wait for every rank's arrival here.  Ranks that skip a fence skip
@@ -31,12 +31,10 @@
 #include "../base/log.h"
 #include "../base/timer.h"
 
-#define SYNC_LOCK      0
-#define SYNC_COUNTERS  64
+#define SYNC_WRITER    0
+#define SYNC_READERS   64                                     /* a line per rank */
+#define SYNC_COUNTERS  (SYNC_READERS + 64 * (size_t)ordo_ctx->size)
 enum { CNT_FENCE, CNT_POST, CNT_COMPLETE, CNT_KINDS };
-
-#define LOCK_EXCL_SHIFT  32
-#define LOCK_SHARED_MASK 0xffffffffull
 
 enum { EPOCH_LOCK_HELD = 1, EPOCH_LOCK_EXCL = 2, EPOCH_LOCK_NOCHECK = 4 };
 
@@ -462,74 +460,93 @@ ORDO_API ordo_status_t ordo_epoch_test(ordo_region_h region, int *done_p)
 
 /* ------------------------------------------------------------ locks */
 
-static inline uint64_t lock_load(const struct rma_epoch *ep, int rank)
+static inline size_t reader_off(int rank) { return SYNC_READERS + (size_t)rank * 64; }
+
+static inline uint64_t sync_load(const struct rma_epoch *ep, int rank, size_t off)
 {
     ordo_tl_rkey_t *k = ep->sync->rkeys[rank];
     if (k->ptr)
-        return atomic_load_explicit((_Atomic uint64_t *)((char *)k->ptr + SYNC_LOCK),
-                                    memory_order_relaxed);
+        return atomic_load((_Atomic uint64_t *)((char *)k->ptr + off));
     uint64_t v = 0;
-    sync_amo(ep, rank, SYNC_LOCK, ORDO_ATOMIC_ADD, 0, 0, &v);
+    sync_amo(ep, rank, off, ORDO_ATOMIC_ADD, 0, 0, &v);
     return v;
 }
 
-/* Take the lock word at rank; one attempt after another, each after the
- * word looked free (read without writing, so waiting lockers do not take
- * the line from each other). */
-static ordo_status_t lock_acquire(struct ordo_region *r, const char *call, int rank, int excl)
+/* Wait until the word at (rank, off) reads 0; holder: whom it waits for
+ * (the log names it; its death fails the wait). */
+static ordo_status_t lock_wait_clear(struct ordo_region *r, const char *call, waiter_t *w,
+                                     int rank, size_t off, const char *how)
 {
     struct rma_epoch *ep = r->epoch;
-    uint64_t mine = (uint64_t)(ordo_ctx->rank + 1) << LOCK_EXCL_SHIFT;
-    waiter_t w;
-    waiter_init(&w);
-    for (;;) {
-        uint64_t old;
-        ordo_status_t st;
-        if (excl) {
-            st = sync_amo(ep, rank, SYNC_LOCK, ORDO_ATOMIC_CSWAP, mine, 0, &old);
-            if (st != ORDO_OK || old == 0)
-                return st;
-        } else {
-            st = sync_amo(ep, rank, SYNC_LOCK, ORDO_ATOMIC_ADD, 1, 0, &old);
-            if (st != ORDO_OK || (old >> LOCK_EXCL_SHIFT) == 0)
-                return st;
-            st = sync_add(ep, rank, SYNC_LOCK, (uint64_t)-1);   /* back out */
-            if (st != ORDO_OK)
-                return st;
-        }
-        counters.lock_retries++;
-        for (;;) {
-            uint64_t v = lock_load(ep, rank);
-            if (excl ? v == 0 : (v >> LOCK_EXCL_SHIFT) == 0)
-                break;
-            int holder = (v >> LOCK_EXCL_SHIFT) ? (int)(v >> LOCK_EXCL_SHIFT) - 1 : -1;
-            /* shared holders are anonymous: any death fails the wait */
-            st = holder >= 0 ? waiter_pass(&w, &holder, 0, 1)
-                             : waiter_pass(&w, NULL, 0, ordo_ctx->size);
-            if (st == ORDO_OK)
-                continue;
-            if (holder >= 0)
-                ordo_error("%s on region %u: rank %d's lock is held exclusively by rank %d%s",
-                           call, r->id, rank, holder,
-                           st == ORDO_ERR_PEER_DEAD ? ", which died" : " (timed out)");
-            else
-                ordo_error("%s on region %u: rank %d's lock is held shared by %u ranks%s", call,
-                           r->id, rank, (unsigned)(v & LOCK_SHARED_MASK),
-                           st == ORDO_ERR_PEER_DEAD ? ", and a rank of the job died"
-                                                    : " (timed out)");
+    uint64_t v;
+    while ((v = sync_load(ep, rank, off)) != 0) {
+        int holder = off == SYNC_WRITER ? (int)v - 1 : (int)((off - SYNC_READERS) / 64);
+        ordo_status_t st = waiter_pass(w, &holder, 0, 1);
+        if (st != ORDO_OK) {
+            ordo_error("%s on region %u: rank %d's lock is held %s by rank %d%s", call, r->id,
+                       rank, how, holder,
+                       st == ORDO_ERR_PEER_DEAD ? ", which died" : " (timed out)");
             return st;
         }
     }
+    return ORDO_OK;
+}
+
+/* Lock words at each rank: WRITER holds the exclusive holder's rank + 1;
+ * READER[o] is 1 while rank o holds or tries for a shared lock there, each
+ * on a line of its own, so readers never contend with one another.  A
+ * reader raises its flag and then reads WRITER; a writer takes WRITER by
+ * compare-and-swap and then reads every flag.  Both write before they read,
+ * with sequentially consistent atomics, so at least one sees the other and
+ * never both get in (Dekker); a reader that sees a writer lowers its flag
+ * and waits. */
+static ordo_status_t lock_acquire(struct ordo_region *r, const char *call, int rank, int excl)
+{
+    struct rma_epoch *ep = r->epoch;
+    int me = ordo_ctx->rank;
+    waiter_t w;
+    waiter_init(&w);
+    ordo_status_t st;
+    if (!excl) {
+        for (;;) {
+            if ((st = sync_add(ep, rank, reader_off(me), 1)) != ORDO_OK)
+                return st;
+            if (sync_load(ep, rank, SYNC_WRITER) == 0)
+                return ORDO_OK;
+            if ((st = sync_add(ep, rank, reader_off(me), (uint64_t)-1)) != ORDO_OK)
+                return st;
+            counters.lock_retries++;
+            if ((st = lock_wait_clear(r, call, &w, rank, SYNC_WRITER, "exclusively")) != ORDO_OK)
+                return st;
+        }
+    }
+    for (;;) {
+        uint64_t old;
+        st = sync_amo(ep, rank, SYNC_WRITER, ORDO_ATOMIC_CSWAP, (uint64_t)me + 1, 0, &old);
+        if (st != ORDO_OK || old == 0)
+            break;
+        counters.lock_retries++;
+        if ((st = lock_wait_clear(r, call, &w, rank, SYNC_WRITER, "exclusively")) != ORDO_OK)
+            return st;
+    }
+    for (int o = 0; o < ordo_ctx->size && st == ORDO_OK; o++) {
+        if (sync_load(ep, rank, reader_off(o)) == 0)
+            continue;
+        counters.lock_retries++;
+        st = lock_wait_clear(r, call, &w, rank, reader_off(o), "shared");
+        if (st != ORDO_OK)
+            sync_add(ep, rank, SYNC_WRITER, (uint64_t)0 - ((uint64_t)me + 1));
+    }
+    return st;
 }
 
 static ordo_status_t lock_release(struct rma_epoch *ep, int rank, uint8_t how)
 {
     if (how & EPOCH_LOCK_NOCHECK)
         return ORDO_OK;
-    uint64_t delta = (how & EPOCH_LOCK_EXCL)
-                         ? (uint64_t)0 - ((uint64_t)(ordo_ctx->rank + 1) << LOCK_EXCL_SHIFT)
-                         : (uint64_t)-1;
-    return sync_add(ep, rank, SYNC_LOCK, delta);
+    if (how & EPOCH_LOCK_EXCL)
+        return sync_add(ep, rank, SYNC_WRITER, (uint64_t)0 - ((uint64_t)ordo_ctx->rank + 1));
+    return sync_add(ep, rank, reader_off(ordo_ctx->rank), (uint64_t)-1);
 }
 
 ORDO_API ordo_status_t ordo_epoch_lock(ordo_region_h region, ordo_lock_type_t type, int rank,

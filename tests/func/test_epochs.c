@@ -272,6 +272,46 @@ static void test_exclusive(void)
     region_close(&r);
 }
 
+/* Readers (shared) and writers (exclusive) mixed on one target: a writer
+ * updates two words with a pause between the puts; no reader may see them
+ * differ, and the writers' increments all count. */
+static void test_readers_writers(void)
+{
+    region_t r;
+    region_open(&r, SLOTS * 8, ORDO_REGION_EPOCHS);
+    CHECK_OK(ordo_coll_barrier(ORDO_COMM_WORLD));
+    int writes = 0, torn = 0;
+    for (int i = 0; i < 3000; i++) {
+        int64_t a, b;
+        if ((i + me) % 3 == 0) {
+            CHECK_OK(ordo_epoch_lock(r.h, ORDO_LOCK_EXCLUSIVE, 0, 0));
+            CHECK_OK(ordo_get(NULL, &a, 8, r.h, 0, 0, 0));
+            a++;
+            CHECK_OK(ordo_put(NULL, &a, 8, r.h, 0, 0, 0));
+            for (volatile int k = 0; k < 2000; k++)
+                ;
+            CHECK_OK(ordo_put(NULL, &a, 8, r.h, 0, 8, 0));
+            CHECK_OK(ordo_epoch_unlock(r.h, 0));
+            writes++;
+        } else {
+            CHECK_OK(ordo_epoch_lock(r.h, ORDO_LOCK_SHARED, 0, 0));
+            CHECK_OK(ordo_get(NULL, &a, 8, r.h, 0, 0, 0));
+            for (volatile int k = 0; k < 500; k++)
+                ;
+            CHECK_OK(ordo_get(NULL, &b, 8, r.h, 0, 8, 0));
+            torn += a != b;
+            CHECK_OK(ordo_epoch_unlock(r.h, 0));
+        }
+    }
+    CHECK(torn == 0);
+    int64_t total = writes;
+    CHECK_OK(ordo_coll_allreduce(ORDO_COMM_WORLD, &total, &total, 1, ORDO_DT_INT64,
+                                 ORDO_REDUCE_SUM));
+    if (me == 0)
+        CHECK(r.mem[0] == total && r.mem[1] == total);
+    region_close(&r);
+}
+
 /* Shared locks admit readers together; an exclusive holder keeps them out
  * until it unlocks, and they then see what it wrote. */
 static void test_shared(void)
@@ -438,6 +478,7 @@ int main(int argc, char **argv)
     test_mismatch();
     test_exclusive();
     test_shared();
+    test_readers_writers();
     test_flush();
     test_misuse();
     CHECK_OK(ordo_finalize());
