@@ -9,8 +9,9 @@
  *   POST[r]         exposure epochs rank r opened to this rank (post)
  *   COMPLETE[r]     access epochs rank r closed towards this rank (complete)
  *
- * Rank r adds to its own entry at the rank it synchronises with.  The
- * counters only grow — nothing is ever reset, so a slow reader cannot take
+ * Only rank r writes its entries (and its reader flag), so they are plain
+ * stores; the writer word alone takes a compare-and-swap.  The counters
+ * only grow — nothing is ever reset, so a slow reader cannot take
  * an old epoch for a new one — and each rank keeps locally how many it
  * consumed.  Every wait for peers polls this rank's own words; taking a
  * lock is the one wait on another rank's words.
@@ -77,6 +78,22 @@ static ordo_status_t sync_amo(const struct rma_epoch *ep, int rank, size_t off,
     if (old_p)
         *old_p = old;
     return ORDO_OK;
+}
+
+/* Store to a synchronisation word at rank that only this rank writes (a
+ * counter of its own, its reader flag, the writer word it holds): a plain
+ * store-release where it is mapped — no locked instruction. */
+static ordo_status_t sync_store(const struct rma_epoch *ep, int rank, size_t off,
+                                uint64_t value)
+{
+    ordo_tl_rkey_t *k = ep->sync->rkeys[rank];
+    if (ORDO_LIKELY(k->ptr != NULL)) {
+        atomic_store_explicit((_Atomic uint64_t *)((char *)k->ptr + off), value,
+                              memory_order_release);
+        return ORDO_OK;
+    }
+    uint64_t old;
+    return sync_amo(ep, rank, off, ORDO_ATOMIC_SWAP, value, 0, &old);
 }
 
 static inline ordo_status_t sync_add(const struct rma_epoch *ep, int rank, size_t off,
@@ -317,7 +334,7 @@ ORDO_API ordo_status_t ordo_epoch_fence(ordo_region_h region, unsigned asserts)
     ep->fences++;
     int me = ordo_ctx->rank;
     for (int r = 0; r < ordo_ctx->size; r++) {
-        ordo_status_t s2 = sync_add(ep, r, cnt_off(CNT_FENCE, me), 1);
+        ordo_status_t s2 = sync_store(ep, r, cnt_off(CNT_FENCE, me), ep->fences);
         if (st == ORDO_OK)
             st = s2;
     }
@@ -358,7 +375,8 @@ ORDO_API ordo_status_t ordo_epoch_post(ordo_region_h region, int n, const int *r
     }
     int me = ordo_ctx->rank;
     for (int i = 0; i < n; i++) {
-        ordo_status_t s2 = sync_add(ep, ranks[i], cnt_off(CNT_POST, me), 1);
+        ordo_status_t s2 = sync_store(ep, ranks[i], cnt_off(CNT_POST, me),
+                                      ++ep->posts_made[ranks[i]]);
         if (st == ORDO_OK)
             st = s2;
     }
@@ -410,7 +428,7 @@ ORDO_API ordo_status_t ordo_epoch_complete(ordo_region_h region)
     int me = ordo_ctx->rank;
     for (int i = 0; i < ep->nstart; i++) {
         int t = ep->start_group[i];
-        ordo_status_t s2 = sync_add(ep, t, cnt_off(CNT_COMPLETE, me), 1);
+        ordo_status_t s2 = sync_store(ep, t, cnt_off(CNT_COMPLETE, me), ++ep->completes_made[t]);
         if (st == ORDO_OK)
             st = s2;
         ep->access[t] = 0;
@@ -544,9 +562,8 @@ static ordo_status_t lock_release(struct rma_epoch *ep, int rank, uint8_t how)
 {
     if (how & EPOCH_LOCK_NOCHECK)
         return ORDO_OK;
-    if (how & EPOCH_LOCK_EXCL)
-        return sync_add(ep, rank, SYNC_WRITER, (uint64_t)0 - ((uint64_t)ordo_ctx->rank + 1));
-    return sync_add(ep, rank, reader_off(ordo_ctx->rank), (uint64_t)-1);
+    return sync_store(ep, rank, how & EPOCH_LOCK_EXCL ? SYNC_WRITER : reader_off(ordo_ctx->rank),
+                      0);
 }
 
 ORDO_API ordo_status_t ordo_epoch_lock(ordo_region_h region, ordo_lock_type_t type, int rank,
@@ -714,6 +731,8 @@ ordo_status_t rma_epoch_region_open(struct ordo_region *r)
         ep->post_group = calloc(n, sizeof(int));
         ep->posts_seen = calloc(n, sizeof(uint64_t));
         ep->completes_seen = calloc(n, sizeof(uint64_t));
+        ep->posts_made = calloc(n, sizeof(uint64_t));
+        ep->completes_made = calloc(n, sizeof(uint64_t));
     }
     ordo_status_t st = ORDO_ERR_NO_MEMORY;
     /* the companion is collective: every rank allocates it, even one whose
@@ -721,7 +740,7 @@ ordo_status_t rma_epoch_region_open(struct ordo_region *r)
     struct ordo_region *sync = NULL;
     ordo_status_t s2 = ordo_region_alloc_internal(SYNC_COUNTERS + CNT_KINDS * n * 8, &sync);
     if (ep && ep->access && ep->lock && ep->start_group && ep->post_group && ep->posts_seen &&
-        ep->completes_seen)
+        ep->completes_seen && ep->posts_made && ep->completes_made)
         st = s2;
     if (st == ORDO_OK) {
         ep->sync = sync;
@@ -752,6 +771,8 @@ void rma_epoch_region_close(struct ordo_region *r)
     free(ep->post_group);
     free(ep->posts_seen);
     free(ep->completes_seen);
+    free(ep->posts_made);
+    free(ep->completes_made);
     free(ep);
     r->epoch = NULL;
 }

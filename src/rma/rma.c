@@ -246,7 +246,8 @@ ordo_status_t rma_region_drain(struct ordo_region *r, int rank, int local_only)
             s->error = ORDO_OK;
         }
     }
-    atomic_thread_fence(memory_order_seq_cst);
+    /* the data before whatever store tells a peer it is there */
+    atomic_thread_fence(memory_order_release);
     return st;
 }
 

@@ -27,6 +27,8 @@ struct rma_epoch {
     unsigned  post_asserts;
     uint64_t *posts_seen;           /* per target: its posts this rank consumed */
     uint64_t *completes_seen;       /* per origin: its completes this rank consumed */
+    uint64_t *posts_made;           /* per origin: posts this rank made to it */
+    uint64_t *completes_made;       /* per target: completes this rank made to it */
 };
 
 /* May this rank issue an operation on region r to rank now? */
