@@ -20,33 +20,69 @@ static void barrier_dissemination(coll_op_t *op)
     }
 }
 
-/* Fan-in / fan-out k-ary tree over remote atomics: a member waits until
- * its children added to its ARRIVE word, adds to its parent's, waits for
- * its parent to add to its RELEASE word, then releases its children.  The
- * words only grow, so barrier number e waits for e times the count. */
+/* Fan-in / fan-out k-ary tree over remote atomics.  Fan-in: a member waits
+ * until its children added to its ARRIVE word, then adds to its parent's.
+ * Fan-out takes one of two forms.  Where every member's scratch is mapped,
+ * children watch their parent's word: the root counts itself in its ARRIVE
+ * word, so its children see the barrier complete there, and every other
+ * parent stores the barrier's number once into its RELEASE word for all
+ * its children to read — at two members this is a single shared counter.
+ * Otherwise each parent adds to each child's RELEASE word, so every wait
+ * is on local memory.  The words only grow, so barrier number e waits for
+ * e times the count.  coll.c runs the same protocol without a schedule
+ * (coll_barrier_direct); the two must stay alike. */
+int coll_tree_children(int n, int i, int k)
+{
+    int first = i * k + 1;
+    return first >= n ? 0 : (n - first < k ? n - first : k);
+}
+
 static void barrier_tree(coll_op_t *op, coll_slot_t *sl)
 {
     int n = op->c->nmembers, i = op->c->my_index, k = ordo_config.coll_radix;
     uint64_t e = ++sl->barriers;
-    int first = i * k + 1, nchild = 0;
-    for (int c = first; c < n && c < first + k; c++)
-        nchild++;
+    int nchild = coll_tree_children(n, i, k), parent = (i - 1) / k;
+    if (coll_all_mapped(op->c)) {
+        if (i == 0) {
+            coll_add_word(op, R(op, 0), COLL_W_ARRIVE, 1);
+            coll_end_round(op);
+            coll_wait_local(op, COLL_W_ARRIVE, e * (uint64_t)(nchild + 1));
+            coll_end_round(op);
+            return;
+        }
+        if (nchild) {
+            coll_wait_local(op, COLL_W_ARRIVE, e * (uint64_t)nchild);
+            coll_end_round(op);
+        }
+        coll_add_word(op, R(op, parent), COLL_W_ARRIVE, 1);
+        coll_end_round(op);
+        if (parent == 0)
+            coll_wait_remote(op, R(op, 0), COLL_W_ARRIVE,
+                             e * (uint64_t)(coll_tree_children(n, 0, k) + 1));
+        else
+            coll_wait_remote(op, R(op, parent), COLL_W_RELEASE, e);
+        coll_end_round(op);
+        if (nchild)
+            coll_set_word(op, COLL_W_RELEASE, e);
+        coll_end_round(op);
+        return;
+    }
     if (nchild) {
         coll_wait_local(op, COLL_W_ARRIVE, e * (uint64_t)nchild);
         coll_end_round(op);
     }
     if (i) {
-        coll_add_word(op, R(op, (i - 1) / k), COLL_W_ARRIVE, 1);
+        coll_add_word(op, R(op, parent), COLL_W_ARRIVE, 1);
         coll_wait_local(op, COLL_W_RELEASE, e);
         coll_end_round(op);
     }
-    for (int c = first; c < first + nchild; c++)
+    for (int c = i * k + 1; c < i * k + 1 + nchild; c++)
         coll_add_word(op, R(op, c), COLL_W_RELEASE, 1);
     coll_end_round(op);
 }
 
 /* One counter in the lowest member's slot, mapped by everyone: add, then
- * watch it reach e * n. */
+ * watch it reach e * n (coll_barrier_direct runs the same). */
 static void barrier_shm(coll_op_t *op, coll_slot_t *sl)
 {
     uint64_t e = ++sl->barriers;
@@ -56,18 +92,23 @@ static void barrier_shm(coll_op_t *op, coll_slot_t *sl)
     coll_end_round(op);
 }
 
+int coll_barrier_alg(p2p_comm_t *c, int alg)
+{
+    /* what the context has decides auto and overrides a forced choice it
+     * cannot run */
+    if (coll_slot_of(c) == NULL)
+        return ORDO_BARRIER_DISSEMINATION;
+    if (alg == ORDO_BARRIER_AUTO || alg == ORDO_BARRIER_SHM)
+        return coll_all_mapped(c) ? ORDO_BARRIER_SHM : ORDO_BARRIER_TREE;
+    return alg;
+}
+
 void coll_build_barrier(coll_op_t *op, int alg)
 {
     coll_slot_t *sl = coll_slot_of(op->c);
     if (op->c->nmembers == 1)
         return;
-    /* what the context has decides auto and overrides a forced choice it
-     * cannot run */
-    if (sl == NULL)
-        alg = ORDO_BARRIER_DISSEMINATION;
-    else if (alg == ORDO_BARRIER_AUTO || alg == ORDO_BARRIER_SHM)
-        alg = coll_all_mapped(op->c) ? ORDO_BARRIER_SHM : ORDO_BARRIER_TREE;
-    switch (alg) {
+    switch (coll_barrier_alg(op->c, alg)) {
     case ORDO_BARRIER_TREE: barrier_tree(op, sl); break;
     case ORDO_BARRIER_SHM: barrier_shm(op, sl); break;
     default: barrier_dissemination(op); break;

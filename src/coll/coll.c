@@ -188,10 +188,88 @@ ORDO_API ordo_status_t ordo_coll_barrier_nb(ordo_comm_h comm, ordo_request_h *re
     return coll_start(op, req_p);
 }
 
+/* Wait until *w >= v: spin on the word, with a progress pass (which yields
+ * when ranks outnumber cores) every few dozen looks and a look at the
+ * members' health every few thousand. */
+static ordo_status_t spin_until(p2p_comm_t *c, _Atomic uint64_t *w, uint64_t v)
+{
+    unsigned idle = 0, looks = 0;
+    while (atomic_load_explicit(w, memory_order_acquire) < v) {
+        if ((++looks & 31) != 0) {
+            ordo_cpu_relax();
+            continue;
+        }
+        ordo_progress_wait(&idle);
+        if ((looks & 4095) == 0)
+            for (int i = 0; i < c->nmembers; i++)
+                if (ordo_boot_rank_dead(ordo_ctx->boot, c->members[i])) {
+                    ordo_error("rank %d died: the barrier it takes part in fails",
+                               c->members[i]);
+                    return ORDO_ERR_PEER_DEAD;
+                }
+    }
+    return ORDO_OK;
+}
+
+/* A blocking one-sided barrier with nothing else of its context in flight
+ * runs here, on the same words and counters as its schedule
+ * (algorithms.c) but without building one: a barrier's cost is little
+ * more than its cache-line transfers.  Returns ORDO_INPROGRESS when it
+ * does not apply. */
+static ordo_status_t coll_barrier_direct(p2p_comm_t *c)
+{
+    coll_slot_t *sl = coll_slot_of(c);
+    if (sl == NULL || c->nmembers == 1 || !coll_all_mapped(c))
+        return ORDO_INPROGRESS;
+    int alg = coll_barrier_alg(c, ordo_config.coll_barrier);
+    if (alg != ORDO_BARRIER_SHM && alg != ORDO_BARRIER_TREE)
+        return ORDO_INPROGRESS;
+    for (coll_op_t *op = coll->active; op; op = op->next)
+        if (op->c == c)
+            return ORDO_INPROGRESS;
+    c->coll_seq++;   /* in step with members that build a schedule */
+    coll->stats.collectives++;
+    uint64_t e = ++sl->barriers;
+    int n = c->nmembers, i = c->my_index;
+#define WORD(k, off) coll_word(c->members[k], c->slot, off)
+    if (alg == ORDO_BARRIER_SHM) {
+        _Atomic uint64_t *w = WORD(0, COLL_W_SHM);
+        if (atomic_fetch_add(w, 1) + 1 >= e * (uint64_t)n)
+            return ORDO_OK;   /* the last to arrive */
+        return spin_until(c, w, e * (uint64_t)n);
+    }
+    int k = ordo_config.coll_radix, nchild = coll_tree_children(n, i, k), parent = (i - 1) / k;
+    _Atomic uint64_t *arrive = WORD(i, COLL_W_ARRIVE);
+    ordo_status_t st;
+    if (i == 0) {
+        atomic_fetch_add(arrive, 1);
+        return spin_until(c, arrive, e * (uint64_t)(nchild + 1));
+    }
+    if (nchild && (st = spin_until(c, arrive, e * (uint64_t)nchild)) != ORDO_OK)
+        return st;
+    atomic_fetch_add(WORD(parent, COLL_W_ARRIVE), 1);
+    if (parent == 0)
+        st = spin_until(c, WORD(0, COLL_W_ARRIVE),
+                        e * (uint64_t)(coll_tree_children(n, 0, k) + 1));
+    else
+        st = spin_until(c, WORD(parent, COLL_W_RELEASE), e);
+    if (st == ORDO_OK && nchild)
+        atomic_store_explicit(WORD(i, COLL_W_RELEASE), e, memory_order_release);
+#undef WORD
+    return st;
+}
+
 ORDO_API ordo_status_t ordo_coll_barrier(ordo_comm_h comm)
 {
+    ORDO_CHECK_INIT();
+    p2p_comm_t *c;
+    ordo_status_t st = p2p_comm_resolve(comm, &c);
+    if (st != ORDO_OK)
+        return st;
+    if ((st = coll_barrier_direct(c)) != ORDO_INPROGRESS)
+        return st;
     ordo_request_h r = NULL;
-    ordo_status_t st = ordo_coll_barrier_nb(comm, &r);
+    st = ordo_coll_barrier_nb(comm, &r);
     return wait_for(st, r);
 }
 

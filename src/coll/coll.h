@@ -139,6 +139,8 @@ ordo_status_t coll_check_reduction(int dtype, int rop);
 void          coll_apply(void *acc, const void *in, size_t count, int dtype, int rop);
 
 /* algorithms.c: build the schedule of each collective into op */
+int  coll_barrier_alg(p2p_comm_t *c, int alg);     /* the one that runs on c */
+int  coll_tree_children(int n, int i, int k);      /* of member i, radix k */
 void coll_build_barrier(coll_op_t *op, int alg);
 void coll_build_bcast(coll_op_t *op, void *buf, size_t len, int root, int alg);
 void coll_build_reduce(coll_op_t *op, const void *sbuf, void *rbuf, size_t count, int dtype,
