@@ -1,7 +1,9 @@
 """`make bench`: ordo next to its peers, measured in one run with the same
 method, as ratios: one-sided against ucx_perftest and memcpy (foundation
 issue), two-sided against Open MPI built from the same sources and memcpy
-(two-sided issue), and one-sided against two-sided message rate."""
+(two-sided issue), one-sided against two-sided message rate, and barriers,
+the halo exchange and alltoall against dissemination, Isend/Irecv and Open
+MPI (collectives and epochs issue)."""
 
 from __future__ import annotations
 
@@ -54,6 +56,44 @@ def measure_two_sided(mpi: str = "openmpi") -> dict:
     }
 
 
+def measure_sync(mpi: str = "openmpi") -> dict:
+    """Collectives and RMA epochs (issue 4) at 2 ranks: barrier per
+    algorithm against dissemination and the MPI's MPI_Barrier; the halo
+    exchange with 8 partners, every one-sided variant against ordo's
+    Isend/Irecv; alltoall two-sided against one-sided.  Barrier trials are
+    long: short ones catch the launcher waking between them on 2 cores."""
+    bar = {}
+    for alg in ("dissemination", "tree", "shm"):
+        bar[alg] = _value(run_ordo("barrier", "--iters", "1000000", "--trials", "5",
+                                   env={"ORDO_COLL_BARRIER": alg}))
+    mbar = _value(run_mpi(mpi, "barrier", "--iters", "1000000", "--trials", "5"))
+    barrier = {"ordo_us": bar, f"{mpi}_us": mbar,
+               "tree_vs_dissemination": bar["tree"] / bar["dissemination"],
+               "shm_vs_dissemination": bar["shm"] / bar["dissemination"],
+               f"tree_vs_{mpi}": bar["tree"] / mbar, f"shm_vs_{mpi}": bar["shm"] / mbar,
+               "goal": "atomic <= 0.7 x dissemination and <= 1.0 x MPI_Barrier"}
+    # min-of-averages, the halo paper's method
+    halo = {}
+    for impl, recs in (("ordo", run_ordo("halo", "--pairs", "8", "--size", "8",
+                                         "--iters", "4000", "--trials", "9")),
+                       (mpi, run_mpi(mpi, "halo", "--pairs", "8", "--size", "8",
+                                     "--iters", "4000", "--trials", "9"))):
+        halo[impl] = {r["variant"]: r["stats"]["min"] for r in recs if r["value"] is not None}
+    best = min((v, k) for k, v in halo["ordo"].items() if k.startswith("put"))
+    a2a = {}
+    for alg in ("pairwise", "put"):
+        a2a[alg] = {r["size"]: r["value"] for r in
+                    run_ordo("alltoall", "--trials", "5", env={"ORDO_COLL_ALLTOALL": alg})}
+    a2a[mpi] = {r["size"]: r["value"] for r in run_mpi(mpi, "alltoall", "--trials", "5")}
+    return {
+        "barrier_2ranks": barrier,
+        "halo_8partners_8B_min_us": dict(halo, best_one_sided=best[1],
+                                         ratio=best[0] / halo["ordo"]["sendrecv"],
+                                         goal="best one-sided <= 0.7 x ordo sendrecv"),
+        "alltoall_2ranks_us": a2a,
+    }
+
+
 def measure() -> dict:
     lat = run_ordo("put_latency", "--iters", "200000", "--trials", "7")[0]["value"]
     ucx_lat = run_ucx_perftest("ucp_put_lat", 8, 200000)
@@ -78,7 +118,8 @@ def measure() -> dict:
 
 def main() -> int:
     try:
-        res = {"one-sided": measure(), "two-sided": measure_two_sided()}
+        res = {"one-sided": measure(), "two-sided": measure_two_sided(),
+               "collectives-and-epochs": measure_sync()}
     except BenchError as e:
         print(f"ordo bench: {e}", file=sys.stderr)
         return 1
