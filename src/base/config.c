@@ -255,11 +255,6 @@ ordo_status_t ordo_config_load(void)
         ordo_error("ORDO_ATTACH_CACHE_MAX must be at least 1");
         return ORDO_ERR_INVALID_PARAM;
     }
-    if (cfg.epoch_timeout < 0) {
-        ordo_error("ORDO_EPOCH_TIMEOUT=%d is negative: seconds, 0 for no limit",
-                   cfg.epoch_timeout);
-        return ORDO_ERR_INVALID_PARAM;
-    }
     if (cfg.tl_reorder > 1024) {
         ordo_error("ORDO_TL_REORDER=%d is too large: at most 1024", cfg.tl_reorder);
         return ORDO_ERR_INVALID_PARAM;

@@ -47,6 +47,11 @@ int main(void)
     setenv("ORDO_ENGINE_CHUNK", "16", 1);
     CHECK_STATUS(ordo_config_load(), ORDO_ERR_INVALID_PARAM);
     unsetenv("ORDO_ENGINE_CHUNK");
+    setenv("ORDO_EPOCH_TIMEOUT", "-1", 1);   /* seconds, 0 for no limit */
+    CHECK_STATUS(ordo_config_load(), ORDO_ERR_INVALID_PARAM);
+    setenv("ORDO_EPOCH_TIMEOUT", "0", 1);
+    CHECK_OK(ordo_config_load());
+    unsetenv("ORDO_EPOCH_TIMEOUT");
     CHECK_OK(ordo_config_load());
     CHECK(ordo_config.engines == 3);
 
