@@ -510,6 +510,23 @@ static ordo_status_t lock_wait_clear(struct ordo_region *r, const char *call, wa
     return ORDO_OK;
 }
 
+/* One try for a shared lock at rank: *taken 1, or 0 when a writer holds
+ * it (the flag is down again). */
+static ordo_status_t shared_try(const struct rma_epoch *ep, int rank, int *taken)
+{
+    size_t flag = reader_off(ordo_ctx->rank);
+    ordo_status_t st = sync_add(ep, rank, flag, 1);
+    *taken = 0;
+    if (st != ORDO_OK)
+        return st;
+    if (sync_load(ep, rank, SYNC_WRITER) == 0) {
+        *taken = 1;
+        return ORDO_OK;
+    }
+    counters.lock_retries++;
+    return sync_store(ep, rank, flag, 0);
+}
+
 /* Lock words at each rank: WRITER holds the exclusive holder's rank + 1;
  * READER[o] is 1 while rank o holds or tries for a shared lock there, each
  * on a line of its own, so readers never contend with one another.  A
@@ -527,13 +544,9 @@ static ordo_status_t lock_acquire(struct ordo_region *r, const char *call, int r
     ordo_status_t st;
     if (!excl) {
         for (;;) {
-            if ((st = sync_add(ep, rank, reader_off(me), 1)) != ORDO_OK)
+            int taken;
+            if ((st = shared_try(ep, rank, &taken)) != ORDO_OK || taken)
                 return st;
-            if (sync_load(ep, rank, SYNC_WRITER) == 0)
-                return ORDO_OK;
-            if ((st = sync_add(ep, rank, reader_off(me), (uint64_t)-1)) != ORDO_OK)
-                return st;
-            counters.lock_retries++;
             if ((st = lock_wait_clear(r, call, &w, rank, SYNC_WRITER, "exclusively")) != ORDO_OK)
                 return st;
         }
@@ -644,13 +657,24 @@ ORDO_API ordo_status_t ordo_epoch_lock_all(ordo_region_h region, unsigned assert
         how |= EPOCH_LOCK_NOCHECK;
         counters.skips++;
     } else {
-        for (int r = 0; r < ordo_ctx->size; r++) {
-            st = lock_acquire(region, call, r, 0);
-            if (st != ORDO_OK) {
-                while (r-- > 0)
-                    lock_release(ep, r, how);
-                return st;
+        /* all or nothing: a rank holding some flags while it waits out a
+         * writer could be what another writer waits for */
+        waiter_t w;
+        waiter_init(&w);
+        for (int r = 0; r < ordo_ctx->size;) {
+            int taken;
+            st = shared_try(ep, r, &taken);
+            if (st == ORDO_OK && taken) {
+                r++;
+                continue;
             }
+            for (int q = 0; q < r; q++)
+                lock_release(ep, q, how);
+            if (st == ORDO_OK)
+                st = lock_wait_clear(region, call, &w, r, SYNC_WRITER, "exclusively");
+            if (st != ORDO_OK)
+                return st;
+            r = 0;
         }
         atomic_thread_fence(memory_order_acquire);
         counters.syncs++;

@@ -363,6 +363,34 @@ static void test_shared(void)
     region_close(&r);
 }
 
+/* lock_all takes all its shared locks or none: rank 1's lock_all, blocked
+ * at rank 1 by rank 0's exclusive lock, must not keep its flag at rank 0,
+ * where rank 0 next wants an exclusive lock too (else both wait). */
+static void test_lock_all_backoff(void)
+{
+    if (np < 2)
+        return;
+    region_t r;
+    region_open(&r, SLOTS * 8, ORDO_REGION_EPOCHS);
+    CHECK_OK(ordo_barrier());
+    char c = 0;
+    if (me == 0) {
+        CHECK_OK(ordo_epoch_lock(r.h, ORDO_LOCK_EXCLUSIVE, 1, 0));
+        CHECK_OK(ordo_send(ORDO_COMM_WORLD, &c, 1, 1, 8));
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);   /* rank 1 is in lock_all meanwhile */
+        CHECK_OK(ordo_epoch_lock(r.h, ORDO_LOCK_EXCLUSIVE, 0, 0));
+        CHECK_OK(ordo_epoch_unlock(r.h, 0));
+        CHECK_OK(ordo_epoch_unlock(r.h, 1));
+    } else if (me == 1) {
+        CHECK_OK(ordo_recv(ORDO_COMM_WORLD, &c, 1, 0, 8, NULL));
+        CHECK_OK(ordo_epoch_lock_all(r.h, 0));
+        CHECK_OK(ordo_epoch_unlock_all(r.h));
+    }
+    CHECK_OK(ordo_barrier());
+    region_close(&r);
+}
+
 /* lock_all + flush: a put flushed to its target is seen by a get of
  * another rank that learnt of it by message; flush_local frees buffers;
  * unlock completes non-blocking operations of every stream. */
@@ -479,6 +507,7 @@ int main(int argc, char **argv)
     test_exclusive();
     test_shared();
     test_readers_writers();
+    test_lock_all_backoff();
     test_flush();
     test_misuse();
     CHECK_OK(ordo_finalize());
