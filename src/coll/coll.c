@@ -188,14 +188,15 @@ ORDO_API ordo_status_t ordo_coll_barrier_nb(ordo_comm_h comm, ordo_request_h *re
     return coll_start(op, req_p);
 }
 
-/* Wait until *w >= v: spin on the word, with a progress pass (which yields
- * when ranks outnumber cores) every few dozen looks and a look at the
+/* Wait until *w >= v: spin on the word, with a progress pass every few
+ * dozen looks — every look when ranks outnumber cores, where the pass
+ * soon yields the core to the rank being waited for — and a look at the
  * members' health every few thousand. */
 static ordo_status_t spin_until(p2p_comm_t *c, _Atomic uint64_t *w, uint64_t v)
 {
-    unsigned idle = 0, looks = 0;
+    unsigned idle = 0, looks = 0, stride = ordo_ctx->yield_idle ? 1 : 32;
     while (atomic_load_explicit(w, memory_order_acquire) < v) {
-        if ((++looks & 31) != 0) {
+        if (++looks % stride != 0) {
             ordo_cpu_relax();
             continue;
         }
