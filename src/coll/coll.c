@@ -220,10 +220,11 @@ static ordo_status_t spin_until(p2p_comm_t *c, _Atomic uint64_t *w, uint64_t v)
 static ordo_status_t coll_barrier_direct(p2p_comm_t *c)
 {
     coll_slot_t *sl = coll_slot_of(c);
-    if (sl == NULL || c->nmembers == 1 || !coll_all_mapped(c))
+    if (sl == NULL || c->nmembers == 1)
         return ORDO_INPROGRESS;
+    /* shm is chosen only where every member is mapped */
     int alg = coll_barrier_alg(c, ordo_config.coll_barrier);
-    if (alg != ORDO_BARRIER_SHM && alg != ORDO_BARRIER_TREE)
+    if (alg != ORDO_BARRIER_SHM && (alg != ORDO_BARRIER_TREE || !coll_all_mapped(c)))
         return ORDO_INPROGRESS;
     for (coll_op_t *op = coll->active; op; op = op->next)
         if (op->c == c)
