@@ -1,7 +1,7 @@
 # ordo — top-level entry points.  CMake does the building, into build/.
 #   make          build the library, tools, tests and benchmarks
 #   make test     every test: unit + functional (plain and ASan+UBSan), launcher, Python
-#   make run      the main job (for now: put/get rates per ordering mode)
+#   make run      the main job: the quick measurement suite and its report (results/latest)
 #   make bench    the one-sided benchmarks side by side with ucx_perftest
 #   make install  PREFIX=/usr/local
 PREFIX ?= /usr/local
@@ -52,7 +52,7 @@ lint: venv
 	$(VENV)/bin/ruff check python tests/python
 
 run: build venv
-	ORDO_BUILD=$(abspath $(BUILD)) $(PY) -m ordo_bench.demo
+	ORDO_BUILD=$(abspath $(BUILD)) $(VENV)/bin/ordo-bench run --suite quick
 
 bench: build venv
 	@scripts/deps.sh bench

@@ -1,20 +1,133 @@
-"""ordo-bench command line (the full suite arrives with the measurement issue)."""
+"""ordo-bench: run the paper experiments for ordo and the installed MPIs,
+draw the report, compare runs, list experiments."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from . import demo, peers
+from .experiments import EXPERIMENTS, IMPLS, SUITES, select
+
+
+def _ints(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in text.split(",") if x)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas: {text}") from e
+
+
+def _print_table(console, title: str, head: list[str], rows: list[list[str]]) -> None:
+    from rich.table import Table
+    t = Table(title=title, title_justify="left")
+    for h in head:
+        t.add_column(h)
+    for row in rows:
+        t.add_row(*row)
+    console.print(t)
+
+
+def cmd_list(_args, console) -> int:
+    rows = []
+    for e in EXPERIMENTS:
+        state = f"skipped: {e.missing}" if e.missing else ", ".join(
+            sorted({j.program for j in e.jobs}))
+        rows.append([e.id, e.figure, "/".join(e.suites), state])
+    _print_table(console, "Experiments", ["id", "reproduces", "suites", "programs"], rows)
+    return 0
+
+
+def cmd_run(args, console) -> int:
+    from .suite import Narrowing, run
+    try:
+        exps = select(args.experiments, args.suite)
+    except KeyError as e:
+        console.print(f"ordo-bench: {e.args[0]}")
+        return 2
+    impls = tuple(i for i in args.impl.split(",") if i)
+    bad = [i for i in impls if i not in IMPLS]
+    if bad:
+        console.print(f"ordo-bench: unknown --impl {', '.join(bad)}; known: {', '.join(IMPLS)}")
+        return 2
+    narrow = Narrowing(np=args.np, sizes=args.sizes, window=args.window, pairs=args.pairs,
+                       orders=tuple(args.order.split(",")) if args.order else None)
+    out = run(exps, args.suite, impls, Path(args.out) if args.out else None, narrow, console)
+    if not (out / "results.jsonl").read_text().strip():
+        console.print(f"ordo-bench: nothing was measured: every experiment was skipped or "
+                      f"failed (see {out / 'run.json'})")
+        _report(out, console)
+        return 1
+    return _report(out, console)
+
+
+def _report(out: Path, console) -> int:
+    from .report import write
+    tables = write(out)
+    console.print(f"Machine: {tables['machine']}")
+    if tables["warning"]:
+        console.print(f"[yellow]Warning:[/yellow] {tables['warning']}")
+    _print_table(console, "Claims of the papers", *tables["claims"])
+    _print_table(console, "Headline figures", *tables["headline"])
+    for exp, impl, err in tables["errors"]:
+        console.print(f"[red]failed[/red] {exp} ({impl}): {err}")
+    console.print(f"{len(tables['skipped'])} skipped (see the report). "
+                  f"Report: {out / 'report.html'} and {out / 'report.md'}")
+    return 1 if tables["errors"] else 0
+
+
+def cmd_report(args, console) -> int:
+    try:
+        return _report(Path(args.dir), console)
+    except FileNotFoundError as e:
+        console.print(f"ordo-bench: {e}")
+        return 2
+
+
+def cmd_compare(args, console) -> int:
+    from .report import compare
+    try:
+        head, rows = compare(Path(args.a), Path(args.b))
+    except FileNotFoundError as e:
+        console.print(f"ordo-bench: {e}")
+        return 2
+    if not rows:
+        console.print("ordo-bench: the two runs have no point in common")
+        return 1
+    _print_table(console, f"A = {args.a}, B = {args.b}", head, rows)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="ordo-bench")
+    from rich.console import Console
+    parser = argparse.ArgumentParser(prog="ordo-bench", description=__doc__)
     sub = parser.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="run a suite and write the report")
+    r.add_argument("experiments", nargs="*", metavar="EXPERIMENT")
+    r.add_argument("--suite", choices=SUITES, default="quick")
+    r.add_argument("--impl", default=",".join(IMPLS), help="ordo,openmpi,mpich")
+    r.add_argument("--np", type=int, help="ranks for every program (default: each its own)")
+    r.add_argument("--out", help="output directory (default results/<timestamp>)")
+    r.add_argument("--sizes", type=_ints, help="message sizes in bytes, comma-separated")
+    r.add_argument("--window", type=int)
+    r.add_argument("--pairs", type=int)
+    r.add_argument("--order", help="ordering modes to keep: strict,default,relaxed")
+    rep = sub.add_parser("report", help="redraw the report of a saved run")
+    rep.add_argument("dir")
+    c = sub.add_parser("compare", help="two runs side by side with ratios")
+    c.add_argument("a")
+    c.add_argument("b")
+    sub.add_parser("list", help="the experiments and the paper figure each reproduces")
     sub.add_parser("demo", help="put/get rates per ordering mode")
-    sub.add_parser("peers", help="one-sided figures next to ucx_perftest and memcpy")
+    sub.add_parser("peers", help="ordo next to ucx_perftest, Open MPI and memcpy")
     args = parser.parse_args(argv)
-    return demo.main() if args.cmd == "demo" else peers.main()
+    console = Console()
+    if args.cmd == "demo":
+        return demo.main()
+    if args.cmd == "peers":
+        return peers.main()
+    return {"run": cmd_run, "report": cmd_report, "compare": cmd_compare,
+            "list": cmd_list}[args.cmd](args, console)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import pytest
 @pytest.fixture(scope="session")
 def bindir() -> Path:
     build = Path(os.environ.get("ORDO_BUILD", Path(__file__).resolve().parents[2] / "build"))
-    d = build / "bin"
+    d = build.resolve() / "bin"
     if not (d / "ordorun").exists():
         pytest.fail(f"{d}/ordorun not built: run make first")
     return d

@@ -1,0 +1,159 @@
+"""`ordo-bench run`: run the experiments of a suite for every implementation
+found, write DIR/results.jsonl and DIR/run.json, then the report."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .experiments import IMPLS, Experiment, Job
+from .runner import BenchError, build_dir, run_mpi, run_ordo
+
+
+@dataclass
+class Step:
+    experiment: str
+    job: Job
+    impl: str
+    size: int | None
+
+
+@dataclass
+class Narrowing:
+    """What --np, --sizes, --window, --pairs and --order ask for."""
+    np: int | None = None
+    sizes: tuple[int, ...] | None = None
+    window: int | None = None
+    pairs: int | None = None
+    orders: tuple[str, ...] | None = None
+
+
+_TAKES_WINDOW = {"bw", "msgrate", "put_rate", "put_bw"}
+_TAKES_PAIRS = {"halo"}
+
+
+def impl_missing(impl: str, program: str) -> str | None:
+    """Why impl cannot run program here, or None."""
+    if impl == "ordo":
+        exe = build_dir() / "bin" / program
+        return None if exe.exists() else f"{exe} is not built (run make)"
+    if shutil.which(f"mpirun.{impl}") is None:
+        return f"{impl} is not installed (no mpirun.{impl})"
+    exe = build_dir() / "bin" / f"{program}.{impl}"
+    if not exe.exists():
+        return f"{program} is not built for {impl} (mpicc.{impl} missing at build time)"
+    return None
+
+
+def plan(experiments: list[Experiment], suite: str, impls: tuple[str, ...],
+         narrow: Narrowing) -> tuple[list[Step], list[dict]]:
+    """The steps to run and the skipped (experiment, impl, reason) entries.
+    A job shared by two experiments (bw and bibw) runs once."""
+    steps: list[Step] = []
+    skipped: list[dict] = []
+    seen: set = set()
+    for e in experiments:
+        if e.missing:
+            skipped.append({"experiment": e.id, "impl": None, "reason": e.missing})
+            continue
+        for job in e.jobs:
+            for impl in impls:
+                if impl not in job.impls:
+                    skipped.append({"experiment": e.id, "impl": impl, "program": job.program,
+                                    "reason": f"no {impl} build of {job.program} is written"})
+                    continue
+                why = impl_missing(impl, job.program)
+                if why:
+                    skipped.append({"experiment": e.id, "impl": impl, "reason": why})
+                    continue
+                sizes = (narrow.sizes or job.sizes.get(suite, ())) if job.sizes else (None,)
+                for size in sizes:
+                    key = (job.program, job.env, job.np, impl, size)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    steps.append(Step(e.id, job, impl, size))
+    return steps, skipped
+
+
+def _run_step(step: Step, suite: str, narrow: Narrowing) -> list[dict]:
+    job = step.job
+    args = list(job.options(suite))
+    if step.size is not None:
+        args += ["--size", str(step.size)]
+    if narrow.window and job.program in _TAKES_WINDOW:
+        args += ["--window", str(narrow.window)]
+    if narrow.pairs and job.program in _TAKES_PAIRS:
+        args += ["--pairs", str(narrow.pairs)]
+    np = narrow.np or job.np
+    if step.impl == "ordo":
+        recs = run_ordo(job.program, *args, np=np, env=dict(job.env), timeout=900)
+    else:
+        recs = run_mpi(step.impl, job.program, *args, np=np, timeout=900)
+    if narrow.orders:
+        recs = [r for r in recs if r.get("order") is None or r["order"] in narrow.orders]
+    return recs
+
+
+def default_out() -> Path:
+    return Path("results") / time.strftime("%Y%m%d-%H%M%S")
+
+
+def run(experiments: list[Experiment], suite: str = "quick",
+        impls: tuple[str, ...] = IMPLS, out: Path | None = None,
+        narrow: Narrowing | None = None, console=None) -> Path:
+    """Run the steps with a progress bar; a failing step is recorded (its
+    stderr kept) and the run goes on.  Returns the output directory."""
+    narrow = narrow or Narrowing()
+    out = out or default_out()
+    out.mkdir(parents=True, exist_ok=True)
+    steps, skipped = plan(experiments, suite, impls, narrow)
+    errors: list[dict] = []
+    records: list[dict] = []
+    started = time.time()
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    columns = (TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("left"), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=False) as bar:
+        task = bar.add_task("starting", total=len(steps))
+        for step in steps:
+            label = f"{step.experiment} {step.impl}" + (f" {step.size} B" if step.size else "")
+            bar.update(task, description=label)
+            try:
+                got = _run_step(step, suite, narrow)
+                for r in got:
+                    r["suite"] = suite
+                records += got
+            except BenchError as e:
+                errors.append({"experiment": step.experiment, "impl": step.impl,
+                               "program": step.job.program, "size": step.size,
+                               "error": str(e)})
+            bar.advance(task)
+    with open(out / "results.jsonl", "w") as f:
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+    manifest = {
+        "suite": suite, "impls": list(impls),
+        "experiments": [e.id for e in experiments],
+        "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),
+        "seconds": round(time.time() - started, 1),
+        "cores": os.cpu_count(), "skipped": skipped, "errors": errors,
+        "narrowing": {k: v for k, v in vars(narrow).items() if v is not None},
+    }
+    (out / "run.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    latest = out.parent / "latest"
+    if out.parent.name == "results" or latest.is_symlink():
+        if latest.is_symlink() or latest.exists():
+            latest.unlink()
+        latest.symlink_to(out.name)
+    return out

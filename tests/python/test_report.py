@@ -1,0 +1,123 @@
+"""The front end on a recorded run (tests/python/fixtures/quick, a quick
+suite of this project's 2-core CI machine): report, claims, compare,
+skipped experiments, and the plan of a run."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from ordo_bench import report
+from ordo_bench.experiments import BY_ID, EXPERIMENTS, select
+from ordo_bench.suite import Narrowing, plan
+
+FIXTURE = Path(__file__).parent / "fixtures" / "quick"
+
+
+@pytest.fixture()
+def run_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "run"
+    shutil.copytree(FIXTURE, d)
+    return d
+
+
+def test_report_writes_figures_and_tables(run_dir):
+    tables = report.write(run_dir)
+    assert (run_dir / "report.md").exists() and (run_dir / "report.html").exists()
+    pngs = sorted(p.name for p in (run_dir / "figures").glob("*.png"))
+    svgs = sorted(p.name for p in (run_dir / "figures").glob("*.svg"))
+    assert len(pngs) == len(svgs) >= 6
+    assert "halo_time_us.png" in pngs and "barrier_latency_us.png" in pngs
+    md = (run_dir / "report.md").read_text()
+    for png in pngs:
+        assert f"figures/{png}" in md
+    assert "Claims of the papers" in md and "2 cores" in md
+    html = (run_dir / "report.html").read_text()
+    assert html.count("<img") == len(pngs)
+    # every skipped experiment is listed with its reason
+    skipped = {row[0] for row in tables["skipped"]}
+    assert {"fig2", "rma_sync", "loggp"} <= skipped
+    assert "not written yet" in md
+
+
+def test_claims_are_computed_from_the_records(run_dir):
+    records, _ = report.load(run_dir)
+    by = {c.claim: c for c in report.claims(records)}
+    barrier = by["Atomic (fan-in/fan-out) vs message barrier"]
+    tree = next(r for r in records if r["experiment"] == "barrier" and r["variant"] == "tree")
+    diss = next(r for r in records
+                if r["experiment"] == "barrier" and r["variant"] == "dissemination")
+    assert f"{100 * (1 - tree['value'] / diss['value']):.0f}% faster" in barrier.measured
+    rate = by["One- vs two-sided message rate at 8 B"]
+    one = next(r for r in records if r["experiment"] == "msgrate" and r["variant"] == "put"
+               and r["order"] == "relaxed" and r["size"] == 8)
+    two = next(r for r in records if r["experiment"] == "msgrate"
+               and r["paradigm"] == "two-sided" and r["impl"] == "ordo" and r["size"] == 8)
+    assert rate.measured.startswith(f"{one['value'] / two['value']:.2f}x")
+    assert "not in this run" not in "".join(c.measured for c in by.values())
+
+
+def test_claims_say_what_is_missing():
+    cl = report.claims([])
+    assert all(c.measured.startswith("not in this run") for c in cl)
+
+
+def test_oversubscribed_runs_are_flagged(run_dir):
+    path = run_dir / "results.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    for r in recs:
+        if r["experiment"] == "barrier":
+            r["np"] = 8
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    tables = report.write(run_dir)
+    assert "barrier" in tables["warning"]
+    assert "oversubscribed" in (run_dir / "report.md").read_text()
+
+
+def test_compare_gives_ratios(run_dir, tmp_path):
+    other = tmp_path / "other"
+    shutil.copytree(FIXTURE, other)
+    path = other / "results.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    for r in recs:
+        if r["value"] is not None:
+            r["value"] *= 2
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    head, rows = report.compare(run_dir, other)
+    assert head[-2] == "B/A" and rows
+    assert all(row[-2] == "2.000" for row in rows)
+
+
+def test_report_of_a_missing_run_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="not a run directory"):
+        report.load(tmp_path)
+
+
+def test_experiment_ids_are_stable():
+    ids = [e.id for e in EXPERIMENTS]
+    for stable in ("latency", "multi_latency", "put_latency", "bw", "bibw", "msgrate", "fig2",
+                   "rma_sync", "atomics", "regcost", "overlap", "halo", "barrier",
+                   "transpose", "stream", "loggp"):
+        assert stable in ids
+    assert len(ids) == len(set(ids))
+    with pytest.raises(KeyError, match="unknown experiment"):
+        select(["nope"], "quick")
+
+
+def test_plan_skips_what_cannot_run(monkeypatch):
+    monkeypatch.setattr("ordo_bench.suite.impl_missing",
+                        lambda impl, prog: None if impl == "ordo" else f"{impl} is not here")
+    steps, skipped = plan([BY_ID["latency"], BY_ID["bw"], BY_ID["bibw"], BY_ID["fig2"]],
+                          "quick", ("ordo", "openmpi"), Narrowing(sizes=(8, 64)))
+    # bw and bibw share the bw program: it runs once per size
+    bw_steps = [s for s in steps if s.job.program == "bw"]
+    assert sorted(s.size for s in bw_steps) == [8, 64]
+    assert {s.impl for s in steps} == {"ordo"}
+    reasons = {(s["experiment"], s["impl"]): s["reason"] for s in skipped}
+    assert reasons[("fig2", None)].endswith("not written yet")
+    assert reasons[("latency", "openmpi")] == "openmpi is not here"
+    # put_bw has no MPI build
+    assert "no openmpi build of put_bw" in reasons[("bw", "openmpi")] or any(
+        "put_bw" in s.get("program", "") for s in skipped)
