@@ -200,8 +200,8 @@ def claims(records: list[dict]) -> list[Claim]:
     common = sorted({r["size"] for r in put} & {r["size"] for r in two})
     if common:
         s = common[-1]
-        p = _nearest([r for r in put if r["size"] == s], s)
-        t = _nearest([r for r in two if r["size"] == s], s)
+        p = next(r for r in put if r["size"] == s)
+        t = next(r for r in two if r["size"] == s)
         out.append(Claim("Bandwidth lost by two-sided vs one-sided", "up to 30%",
                          f"{100 * (1 - t['value'] / p['value']):.0f}% at {s} B",
                          "ordo send/recv vs ordo put"))

@@ -201,13 +201,8 @@ static ordo_status_t spin_until(p2p_comm_t *c, _Atomic uint64_t *w, uint64_t v)
             continue;
         }
         ordo_progress_wait(&idle);
-        if ((looks & 4095) == 0)
-            for (int i = 0; i < c->nmembers; i++)
-                if (ordo_boot_rank_dead(ordo_ctx->boot, c->members[i])) {
-                    ordo_error("rank %d died: the barrier it takes part in fails",
-                               c->members[i]);
-                    return ORDO_ERR_PEER_DEAD;
-                }
+        if ((looks & 4095) == 0 && coll_member_died(c))
+            return ORDO_ERR_PEER_DEAD;
     }
     return ORDO_OK;
 }

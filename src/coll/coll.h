@@ -100,6 +100,9 @@ void         *coll_tmp(coll_op_t *op, size_t bytes);       /* freed with op */
 ordo_status_t coll_start(coll_op_t *op, ordo_request_h *req_p);
 void          coll_op_abort(coll_op_t *op);
 void          coll_ops_free_all(void);
+/* Whether a member of c died (logged): one-sided waits cannot tell whom
+ * they wait for, so any death fails them. */
+int           coll_member_died(p2p_comm_t *c);
 unsigned      coll_progress_ops(void);
 
 /* Step helpers (errors collect in op and surface at coll_start). */

@@ -245,19 +245,21 @@ static int waits_hold(coll_op_t *op, ordo_status_t *st_p)
     return 1;
 }
 
+int coll_member_died(p2p_comm_t *c)
+{
+    for (int i = 0; i < c->nmembers; i++)
+        if (ordo_boot_rank_dead(ordo_ctx->boot, c->members[i])) {
+            ordo_error("rank %d died: the collective it takes part in fails", c->members[i]);
+            return 1;
+        }
+    return 0;
+}
+
 /* A one-sided wait cannot tell whom it waits for: any dead member fails it
  * (checked every few hundred looks; a load per member). */
 static int member_died(coll_op_t *op)
 {
-    if ((++op->looks & 255) != 0)
-        return 0;
-    for (int i = 0; i < op->c->nmembers; i++)
-        if (ordo_boot_rank_dead(ordo_ctx->boot, op->c->members[i])) {
-            ordo_error("rank %d died: the collective it takes part in fails",
-                       op->c->members[i]);
-            return 1;
-        }
-    return 0;
+    return (++op->looks & 255) == 0 && coll_member_died(op->c);
 }
 
 /* Run op as far as it goes without waiting; 1 when it finished. */

@@ -121,14 +121,24 @@ static void waiter_init(waiter_t *w)
  * passes the clock (ORDO_ERR_TIMED_OUT) and the health of the ranks waited
  * for (ORDO_ERR_PEER_DEAD): group[first .. n), or ranks first .. n-1 when
  * group is NULL. */
+static inline int member(const int *group, int i) { return group ? group[i] : i; }
+
+/* The first of group[first .. n) that died, or -1. */
+static int first_dead(const int *group, int first, int n)
+{
+    for (int i = first; i < n; i++)
+        if (ordo_boot_rank_dead(ordo_ctx->boot, member(group, i)))
+            return member(group, i);
+    return -1;
+}
+
 static ordo_status_t waiter_pass(waiter_t *w, const int *group, int first, int n)
 {
     ordo_progress_wait(&w->idle);
     if ((++w->looks & 255) != 0)
         return ORDO_OK;
-    for (int i = first; i < n; i++)
-        if (ordo_boot_rank_dead(ordo_ctx->boot, group ? group[i] : i))
-            return ORDO_ERR_PEER_DEAD;
+    if (first_dead(group, first, n) >= 0)
+        return ORDO_ERR_PEER_DEAD;
     if (w->deadline && ordo_time_ns() > w->deadline)
         return ORDO_ERR_TIMED_OUT;
     return ORDO_OK;
@@ -148,9 +158,18 @@ static void format_ranks(char *buf, size_t cap, const int *ranks, int n)
     }
 }
 
+/* Has rank's entry of counter kind here reached its target: base[rank] + 1,
+ * or `all` without base? */
+static inline int counter_holds(const struct rma_epoch *ep, int kind, int rank,
+                                const uint64_t *base, uint64_t all)
+{
+    uint64_t need = base ? base[rank] + 1 : all;
+    return atomic_load_explicit(my_word(ep, cnt_off(kind, rank)), memory_order_acquire) >= need;
+}
+
 /* Wait until this rank's counter `kind` of every rank of group (NULL: all
- * ranks) reaches its target: base[rank] + 1, or `all` without base.
- * blocking 0: one look, ORDO_INPROGRESS when it does not hold yet. */
+ * ranks) reaches its target (counter_holds).  blocking 0: one look,
+ * ORDO_INPROGRESS when it does not hold yet. */
 static ordo_status_t wait_counters(struct ordo_region *r, const char *call, const char *missing,
                                    int kind, const int *group, int n, const uint64_t *base,
                                    uint64_t all, int blocking)
@@ -160,37 +179,26 @@ static ordo_status_t wait_counters(struct ordo_region *r, const char *call, cons
     waiter_init(&w);
     int first = 0;   /* every member before it holds; counters only grow */
     for (;;) {
-        while (first < n) {
-            int rank = group ? group[first] : first;
-            uint64_t need = base ? base[rank] + 1 : all;
-            if (atomic_load_explicit(my_word(ep, cnt_off(kind, rank)), memory_order_acquire) <
-                need)
-                break;
+        while (first < n && counter_holds(ep, kind, member(group, first), base, all))
             first++;
-        }
         if (first == n)
             return ORDO_OK;
+        ordo_status_t st;
         if (!blocking) {
             ordo_progress_once();
-            for (int i = first; i < n; i++) {
-                int rank = group ? group[i] : i;
-                if (ordo_boot_rank_dead(ordo_ctx->boot, rank)) {
-                    ordo_error("%s on region %u: rank %d died", call, r->id, rank);
-                    return ORDO_ERR_PEER_DEAD;
-                }
-            }
-            return ORDO_INPROGRESS;
+            int dead = first_dead(group, first, n);
+            if (dead < 0)
+                return ORDO_INPROGRESS;
+            ordo_error("%s on region %u: rank %d died", call, r->id, dead);
+            return ORDO_ERR_PEER_DEAD;
         }
-        ordo_status_t st = waiter_pass(&w, group, first, n);
-        if (st == ORDO_OK)
+        if ((st = waiter_pass(&w, group, first, n)) == ORDO_OK)
             continue;
         int *late = malloc(sizeof(int) * (size_t)(n - first));
         int nlate = 0, dead = -1;
         for (int i = first; late && i < n; i++) {
-            int rank = group ? group[i] : i;
-            uint64_t need = base ? base[rank] + 1 : all;
-            if (atomic_load_explicit(my_word(ep, cnt_off(kind, rank)), memory_order_acquire) <
-                need) {
+            int rank = member(group, i);
+            if (!counter_holds(ep, kind, rank, base, all)) {
                 late[nlate++] = rank;
                 if (ordo_boot_rank_dead(ordo_ctx->boot, rank))
                     dead = rank;
@@ -527,6 +535,14 @@ static ordo_status_t shared_try(const struct rma_epoch *ep, int rank, int *taken
     return sync_store(ep, rank, flag, 0);
 }
 
+static ordo_status_t lock_release(struct rma_epoch *ep, int rank, uint8_t how)
+{
+    if (how & EPOCH_LOCK_NOCHECK)
+        return ORDO_OK;
+    return sync_store(ep, rank, how & EPOCH_LOCK_EXCL ? SYNC_WRITER : reader_off(ordo_ctx->rank),
+                      0);
+}
+
 /* Lock words at each rank: WRITER holds the exclusive holder's rank + 1;
  * READER[o] is 1 while rank o holds or tries for a shared lock there, each
  * on a line of its own, so readers never contend with one another.  A
@@ -566,17 +582,9 @@ static ordo_status_t lock_acquire(struct ordo_region *r, const char *call, int r
         counters.lock_retries++;
         st = lock_wait_clear(r, call, &w, rank, reader_off(o), "shared");
         if (st != ORDO_OK)
-            sync_add(ep, rank, SYNC_WRITER, (uint64_t)0 - ((uint64_t)me + 1));
+            lock_release(ep, rank, EPOCH_LOCK_HELD | EPOCH_LOCK_EXCL);
     }
     return st;
-}
-
-static ordo_status_t lock_release(struct rma_epoch *ep, int rank, uint8_t how)
-{
-    if (how & EPOCH_LOCK_NOCHECK)
-        return ORDO_OK;
-    return sync_store(ep, rank, how & EPOCH_LOCK_EXCL ? SYNC_WRITER : reader_off(ordo_ctx->rank),
-                      0);
 }
 
 ORDO_API ordo_status_t ordo_epoch_lock(ordo_region_h region, ordo_lock_type_t type, int rank,
@@ -703,12 +711,11 @@ ORDO_API ordo_status_t ordo_epoch_unlock_all(ordo_region_h region)
 
 /* ------------------------------------------------------------ flush */
 
+/* rank: the one to flush, or -1 for every rank locked (the _all forms). */
 static ordo_status_t flush_common(ordo_region_h region, const char *call, int rank,
                                   int local_only)
 {
     EPOCH_PROLOGUE(region, call, ep);
-    if (rank >= ordo_ctx->size || rank < -1)
-        return ORDO_ERR_INVALID_RANK;
     if (!ep->lock_all && (rank < 0 ? ep->nlocked == 0 : !ep->lock[rank]))
         return misuse(region, call, "outside a passive-target epoch (lock or lock_all) to the "
                                     "rank");
@@ -716,18 +723,18 @@ static ordo_status_t flush_common(ordo_region_h region, const char *call, int ra
     return rma_region_drain(region, rank, local_only);
 }
 
+static inline int bad_rank(int rank) { return ordo_ctx && (rank < 0 || rank >= ordo_ctx->size); }
+
 ORDO_API ordo_status_t ordo_epoch_flush(ordo_region_h region, int rank)
 {
-    if (rank < 0)
-        return ordo_ctx ? ORDO_ERR_INVALID_RANK : ORDO_ERR_NOT_INITIALIZED;
-    return flush_common(region, "ordo_epoch_flush", rank, 0);
+    return bad_rank(rank) ? ORDO_ERR_INVALID_RANK
+                          : flush_common(region, "ordo_epoch_flush", rank, 0);
 }
 
 ORDO_API ordo_status_t ordo_epoch_flush_local(ordo_region_h region, int rank)
 {
-    if (rank < 0)
-        return ordo_ctx ? ORDO_ERR_INVALID_RANK : ORDO_ERR_NOT_INITIALIZED;
-    return flush_common(region, "ordo_epoch_flush_local", rank, 1);
+    return bad_rank(rank) ? ORDO_ERR_INVALID_RANK
+                          : flush_common(region, "ordo_epoch_flush_local", rank, 1);
 }
 
 ORDO_API ordo_status_t ordo_epoch_flush_all(ordo_region_h region)

@@ -203,10 +203,15 @@ static unsigned rma_schedule(struct ordo_stream *s)
     return n;
 }
 
-static int pending_to(const struct ordo_stream *s, int rank)
+/* Is an operation of s on region r (NULL: any) to rank (-1: any) still
+ * pending?  With local_only, deferred small puts do not count: their data
+ * was copied. */
+static int pending(const struct ordo_stream *s, const struct ordo_region *r, int rank,
+                   int local_only)
 {
     for (const struct ordo_request *y = s->pending_head; y; y = y->next)
-        if (rank < 0 || y->rank == rank)
+        if ((r == NULL || y->region == r) && (rank < 0 || y->rank == rank) &&
+            !(local_only && y->bounce))
             return 1;
     return 0;
 }
@@ -214,7 +219,7 @@ static int pending_to(const struct ordo_stream *s, int rank)
 static ordo_status_t rma_drain(struct ordo_stream *s, int rank)
 {
     unsigned idle = 0;
-    while (pending_to(s, rank))
+    while (pending(s, NULL, rank, 0))
         ordo_progress_wait(&idle);
     atomic_thread_fence(memory_order_seq_cst);
     ordo_status_t st = s->error;
@@ -222,23 +227,12 @@ static ordo_status_t rma_drain(struct ordo_stream *s, int rank)
     return st;
 }
 
-/* Is an operation on region r to rank (-1: any) still pending in s?  With
- * local_only, deferred small puts do not count: their data was copied. */
-static int region_pending(const struct ordo_stream *s, const struct ordo_region *r, int rank,
-                          int local_only)
-{
-    for (const struct ordo_request *y = s->pending_head; y; y = y->next)
-        if (y->region == r && (rank < 0 || y->rank == rank) && !(local_only && y->bounce))
-            return 1;
-    return 0;
-}
-
 ordo_status_t rma_region_drain(struct ordo_region *r, int rank, int local_only)
 {
     ordo_status_t st = ORDO_OK;
     for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next) {
         unsigned idle = 0;
-        while (region_pending(s, r, rank, local_only))
+        while (pending(s, r, rank, local_only))
             ordo_progress_wait(&idle);
         if (s->error != ORDO_OK) {
             if (st == ORDO_OK)
