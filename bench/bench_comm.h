@@ -73,42 +73,6 @@ static inline void bc_recv_init(void *buf, size_t len, int src, int tag, bc_req_
 static inline void bc_startall(int n, bc_req_t *r) { MPI_Startall(n, r); }
 static inline void bc_req_free(bc_req_t *r) { MPI_Request_free(r); }
 
-/* One-sided, MPI-3 RMA: a window from MPI_Win_allocate, byte displacements. */
-typedef struct bc_win { MPI_Win win; } bc_win_t;
-typedef struct bc_group { MPI_Group group; } bc_group_t;
-#define BC_NOPRECEDE MPI_MODE_NOPRECEDE
-#define BC_NOSUCCEED MPI_MODE_NOSUCCEED
-#define BC_NOSTORE   MPI_MODE_NOSTORE
-#define BC_NOPUT     MPI_MODE_NOPUT
-
-static inline void bc_win_alloc(size_t bytes, bc_win_t *w, void **base)
-{
-    MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, base, &w->win);
-}
-static inline void bc_win_free(bc_win_t *w) { MPI_Win_free(&w->win); }
-static inline void bc_group_make(bc_group_t *g, int n, const int *ranks)
-{
-    MPI_Group world;
-    MPI_Comm_group(MPI_COMM_WORLD, &world);
-    MPI_Group_incl(world, n, ranks, &g->group);
-    MPI_Group_free(&world);
-}
-static inline void bc_group_free(bc_group_t *g) { MPI_Group_free(&g->group); }
-static inline void bc_put(const void *src, size_t len, int rank, size_t off, bc_win_t *w)
-{
-    MPI_Put(src, (int)len, MPI_BYTE, rank, (MPI_Aint)off, (int)len, MPI_BYTE, w->win);
-}
-static inline void bc_fence(bc_win_t *w, int asserts) { MPI_Win_fence(asserts, w->win); }
-static inline void bc_post(bc_win_t *w, bc_group_t *g) { MPI_Win_post(g->group, 0, w->win); }
-static inline void bc_start(bc_win_t *w, bc_group_t *g) { MPI_Win_start(g->group, 0, w->win); }
-static inline void bc_complete(bc_win_t *w) { MPI_Win_complete(w->win); }
-static inline void bc_wait(bc_win_t *w) { MPI_Win_wait(w->win); }
-static inline void bc_lock_shared(bc_win_t *w, int rank)
-{
-    MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, w->win);
-}
-static inline void bc_unlock(bc_win_t *w, int rank) { MPI_Win_unlock(rank, w->win); }
-
 #else
 #include <ordo/ordo.h>
 
@@ -161,61 +125,6 @@ static inline void bc_waitall(int n, bc_req_t *r) { ordo_request_waitall((size_t
 /* ordo has no persistent requests. */
 #define BC_HAVE_PERSISTENT 0
 
-/* One-sided: a region with MPI-RMA epochs.  A failed call ends the
- * benchmark: a figure measured past an error would mean nothing. */
-static inline void bc_check(ordo_status_t st, const char *what)
-{
-    if (st != ORDO_OK) {
-        fprintf(stderr, "benchmark: %s failed: %s\n", what, ordo_status_string(st));
-        exit(1);
-    }
-}
-typedef struct bc_win { ordo_region_h region; } bc_win_t;
-typedef struct bc_group { int n; int *ranks; } bc_group_t;
-#define BC_NOPRECEDE ORDO_ASSERT_NOPRECEDE
-#define BC_NOSUCCEED ORDO_ASSERT_NOSUCCEED
-#define BC_NOSTORE   ORDO_ASSERT_NOSTORE
-#define BC_NOPUT     ORDO_ASSERT_NOPUT
-
-static inline void bc_win_alloc(size_t bytes, bc_win_t *w, void **base)
-{
-    bc_check(ordo_region_alloc(bytes, ORDO_REGION_EPOCHS, &w->region, base), "region alloc");
-}
-static inline void bc_win_free(bc_win_t *w) { bc_check(ordo_region_free(w->region), "free"); }
-static inline void bc_group_make(bc_group_t *g, int n, const int *ranks)
-{
-    g->n = n;
-    g->ranks = malloc(sizeof(int) * (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++)
-        g->ranks[i] = ranks[i];
-}
-static inline void bc_group_free(bc_group_t *g) { free(g->ranks); }
-static inline void bc_put(const void *src, size_t len, int rank, size_t off, bc_win_t *w)
-{
-    bc_check(ordo_put(ORDO_STREAM_DEFAULT, src, len, w->region, rank, off, 0), "put");
-}
-static inline void bc_fence(bc_win_t *w, int asserts)
-{
-    bc_check(ordo_epoch_fence(w->region, (unsigned)asserts), "fence");
-}
-static inline void bc_post(bc_win_t *w, bc_group_t *g)
-{
-    bc_check(ordo_epoch_post(w->region, g->n, g->ranks, 0), "post");
-}
-static inline void bc_start(bc_win_t *w, bc_group_t *g)
-{
-    bc_check(ordo_epoch_start(w->region, g->n, g->ranks, 0), "start");
-}
-static inline void bc_complete(bc_win_t *w) { bc_check(ordo_epoch_complete(w->region), "complete"); }
-static inline void bc_wait(bc_win_t *w) { bc_check(ordo_epoch_wait(w->region), "wait"); }
-static inline void bc_lock_shared(bc_win_t *w, int rank)
-{
-    bc_check(ordo_epoch_lock(w->region, ORDO_LOCK_SHARED, rank, 0), "lock");
-}
-static inline void bc_unlock(bc_win_t *w, int rank)
-{
-    bc_check(ordo_epoch_unlock(w->region, rank), "unlock");
-}
 #endif
 
 #endif

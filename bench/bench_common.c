@@ -107,8 +107,10 @@ static void emit_env(void)
            "\"host\":\"%s\",\"binding\":\"%s\",\"settings\":{",
            version, cpu, sysconf(_SC_NPROCESSORS_ONLN), u.release, u.nodename,
            bind ? bind : "none");
+    /* the settings that change what is measured, for ordo and Open MPI */
     static const char *const names[] = {"ORDO_ORDER", "ORDO_PIO_MAX", "ORDO_ENGINES",
-                                        "ORDO_ENGINE_CHUNK", "ORDO_TL"};
+                                        "ORDO_ENGINE_CHUNK", "ORDO_TL", "ORDO_COLL_BARRIER",
+                                        "ORDO_COLL_ALLTOALL", "OMPI_MCA_osc"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         const char *v = getenv(names[i]);
         printf("%s\"%s\":", i ? "," : "", names[i]);

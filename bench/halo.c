@@ -24,8 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_comm.h"
-#include "bench_common.h"
+#include "bench_rma.h"
 
 /* Directions in pairs of opposites: opposite(j) = j ^ 1. */
 static const int DX[8] = {+1, -1, 0, 0, +1, -1, +1, -1};

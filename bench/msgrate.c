@@ -44,7 +44,7 @@ int main(int argc, char **argv)
                 bc_send(ack, 4, peer, 5);
             }
         }
-        bc_barrier();
+        bc_coll_barrier();
         if (t >= 0)
             samples[t] = (double)pairs * W * n / (bench_now_us() - t0);   /* Mmsg/s */
     }
