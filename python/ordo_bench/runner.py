@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -11,8 +12,9 @@ import time
 from pathlib import Path
 
 SCHEMA = "ordo-bench/1"
-REQUIRED = ("schema", "experiment", "impl", "paradigm", "order", "np", "window", "size",
-            "metric", "unit", "value", "samples", "env")
+SCHEMA_FILE = Path(__file__).with_name("ordo-bench-1.schema.json")
+REQUIRED = ("schema", "experiment", "impl", "paradigm", "variant", "order", "np", "pairs",
+            "window", "size", "metric", "unit", "value", "stats", "samples", "env")
 
 
 class BenchError(Exception):
@@ -23,12 +25,24 @@ def build_dir() -> Path:
     return Path(os.environ.get("ORDO_BUILD", Path(__file__).resolve().parents[2] / "build"))
 
 
+@functools.lru_cache(maxsize=1)
+def _validator():
+    import jsonschema
+    schema = json.loads(SCHEMA_FILE.read_text())
+    return jsonschema.Draft202012Validator(schema)
+
+
 def validate(record: dict) -> dict:
-    missing = [k for k in REQUIRED if k not in record]
-    if missing:
-        raise BenchError(f"record lacks {', '.join(missing)}: {record}")
-    if record["schema"] != SCHEMA:
-        raise BenchError(f"unknown schema {record['schema']!r}")
+    """The record, if it conforms to ordo-bench-1.schema.json; else a
+    BenchError naming the first field that does not."""
+    if record.get("schema") != SCHEMA:
+        raise BenchError(f"unknown schema {record.get('schema')!r} (this ordo-bench reads "
+                         f"{SCHEMA})")
+    err = next(iter(_validator().iter_errors(record)), None)
+    if err is not None:
+        where = "/".join(str(p) for p in err.absolute_path) or "record"
+        raise BenchError(f"{where}: {err.message} (experiment {record.get('experiment')}, "
+                         f"impl {record.get('impl')})")
     return record
 
 
@@ -47,7 +61,8 @@ def run_ordo(program: str, *args: str, np: int = 2, env: dict | None = None,
     return [validate(json.loads(line)) for line in out.stdout.splitlines() if line.startswith("{")]
 
 
-def run_mpi(impl: str, program: str, *args: str, np: int = 2, timeout: float = 300) -> list[dict]:
+def run_mpi(impl: str, program: str, *args: str, np: int = 2, env: dict | None = None,
+            timeout: float = 300) -> list[dict]:
     """Run bin/<program>.<impl> (the same source built with mpicc.<impl>)
     under that MPI's own mpirun, ranks bound to cores as ordorun binds them."""
     exe = build_dir() / "bin" / f"{program}.{impl}"
@@ -64,7 +79,8 @@ def run_mpi(impl: str, program: str, *args: str, np: int = 2, timeout: float = 3
         cmd += ["-bind-to", "core"]
     cmd += [str(exe), *args]
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                             env=dict(os.environ, **(env or {})))
     except subprocess.TimeoutExpired as e:
         raise BenchError(f"{exe.name} did not finish in {timeout:.0f} s") from e
     if out.returncode != 0:
