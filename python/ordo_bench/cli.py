@@ -69,6 +69,8 @@ def _report(out: Path, console) -> int:
         console.print(f"[yellow]Warning:[/yellow] {tables['warning']}")
     _print_table(console, "Claims of the papers", *tables["claims"])
     _print_table(console, "Headline figures", *tables["headline"])
+    if tables["loggp"][1]:
+        _print_table(console, "LogGP parameters", *tables["loggp"])
     for exp, impl, err in tables["errors"]:
         console.print(f"[red]failed[/red] {exp} ({impl}): {err}")
     console.print(f"{len(tables['skipped'])} skipped (see the report). "

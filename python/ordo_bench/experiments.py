@@ -28,9 +28,13 @@ class Job:
     impls: tuple[str, ...] = IMPLS                   # builds of the program that exist
     env: tuple[tuple[str, str], ...] = ()            # settings for the ordo build
     np: int = 2
+    window: int | None = None                        # --window of this job (a sweep point)
+    suites: tuple[str, ...] = SUITES                 # the suites that run this job
+    mpi_env: tuple[tuple[str, str], ...] = ()        # settings for the MPI builds
 
     def options(self, suite: str) -> tuple[str, ...]:
-        return self.args.get(suite, self.args.get("paper", ()))
+        opts = self.args.get(suite, self.args.get("paper", ()))
+        return opts + (("--window", str(self.window)) if self.window else ())
 
 
 @dataclass(frozen=True)
@@ -61,17 +65,57 @@ def _per_alg(setting: str, algs: tuple[str, ...], job: Job) -> tuple[Job, ...]:
     return tuple(jobs)
 
 
-_NOT_YET = "its benchmark program is not written yet"
+# Open MPI's default one-sided component on one node (osc/rdma over
+# btl/vader) crashes in MPI_Compare_and_swap, as osu_cas_latency does
+# (open-mpi/ompi#11349); its shared-memory component (osc/sm) is its fast
+# path on one node, with osc/pt2pt for the windows sm does not take
+# (create, dynamic).  Every one-sided MPI program runs with this setting,
+# recorded in each record's env.settings.
+OSC = (("OMPI_MCA_osc", "sm,pt2pt"),)
+OSC_NOTE = ("Open MPI runs with OMPI_MCA_osc=sm,pt2pt: its default osc/rdma crashes in "
+            "MPI_Compare_and_swap on one node (open-mpi/ompi#11349)")
+OVERSUB = "runs at 4 ranks and more are oversubscribed on a machine with fewer cores"
+
+
+def _one_sided(program: str, args: dict, sizes: dict | None, **kw) -> Job:
+    return Job(program, args, sizes, mpi_env=OSC, **kw)
+
+
+_LATENCY = Job("latency", _iters("20000", "100000"), _WIDE)
 _BW = Job("bw", _iters("200", "2000"), _WIDE)   # emits bw and bibw
-_PUT_BW = Job("put_bw", {"quick": ("--iters", "20", "--trials", "3"),
-                         "paper": ("--iters", "50", "--trials", "7")},
-              {"quick": (1 << 20,), "paper": (4096, 65536, 1 << 20),
-               "full": (4096, 65536, 1 << 20, 4 << 20)}, ("ordo",))
+_PUT_BW = _one_sided("put_bw", {"quick": ("--iters", "20", "--trials", "3"),
+                                "paper": ("--iters", "50", "--trials", "7")},
+                     {"quick": (1 << 20,), "paper": (4096, 65536, 1 << 20),
+                      "full": (4096, 65536, 1 << 20, 4 << 20)})
+_MSGRATE = Job("msgrate", _iters("5000", "20000"), _SMALL)
+_PUT_RATE = _one_sided("put_rate", _iters("5000", "20000"), _SMALL)
+_PUT_LATENCY = _one_sided("put_latency", _iters("20000", "100000"), _SMALL)
+_OVERLAP = _one_sided("overlap", _iters("300", "2000", "3", "7"),
+                      {"quick": (8, 65536, 1 << 20),
+                       "paper": (8, 1024, 16384, 65536, 262144, 1 << 20, 4 << 20),
+                       "full": (8, 256, 1024, 4096, 16384, 65536, 262144, 1 << 20, 4 << 20)})
+
+
+def _fig2_jobs() -> tuple[Job, ...]:
+    """size x pairs x window (the orders are swept inside the program)."""
+    sizes = {"quick": (8, 4096, 65536), "paper": (8, 512, 4096, 65536, 1 << 20),
+             "full": (8, 64, 512, 4096, 32768, 262144, 1 << 20)}
+    args = {"quick": ("--iters", "300", "--trials", "3"),
+            "paper": ("--iters", "2000", "--trials", "7"),
+            "full": ("--iters", "2000", "--trials", "11")}
+    jobs = []
+    for pairs, windows, suites in ((1, (1, 64), ("quick",)),
+                                   (1, (1, 8, 64), ("paper", "full")),
+                                   (2, (1, 8, 64), ("paper", "full")),
+                                   (4, (1, 16, 64), ("full",))):
+        for w in windows:
+            jobs.append(_one_sided("fig2", args, sizes, np=2 * pairs, window=w, suites=suites))
+    return tuple(jobs)
+
 
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("latency", "Two-sided latency (ping-pong, RTT/2)",
-               "OSU latency; IPDPS'14 two-sided baseline",
-               (Job("latency", _iters("20000", "100000"), _WIDE),)),
+               "OSU latency; IPDPS'14 two-sided baseline", (_LATENCY,)),
     Experiment("multi_latency", "Multi-pair two-sided latency",
                "OSU multi-pair latency",
                (Job("latency", _iters("5000", "50000"), {"quick": (8,), "paper": (8, 4096),
@@ -79,34 +123,46 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                suites=("paper", "full"),
                notes=("4 ranks: oversubscribed on a machine with fewer than 4 cores",)),
     Experiment("put_latency", "One-sided put latency (put ping-pong, as ucp_put_lat)",
-               "ucx_perftest -t ucp_put_lat",
-               (Job("put_latency", _iters("20000", "100000"), _SMALL, ("ordo",)),),
-               notes=("MPI builds of the one-sided programs are not written yet",)),
+               "ucx_perftest -t ucp_put_lat; osu_put_latency (flush)", (_PUT_LATENCY,),
+               notes=(OSC_NOTE,)),
     Experiment("bw", "Unidirectional bandwidth (windowed), two-sided and one-sided",
-               "OSU bandwidth; IPDPS'14 Fig. 9", (_BW, _PUT_BW)),
+               "OSU bandwidth; IPDPS'14 Fig. 9", (_BW, _PUT_BW), notes=(OSC_NOTE,)),
     Experiment("bibw", "Bidirectional bandwidth", "OSU bidirectional bandwidth", (_BW,),
                notes=("measured by the bw program, with bw",)),
     Experiment("msgrate", "Message rate, one- and two-sided, per ordering mode",
-               "PGAS'14 Fig. 1; IPDPS'14 ordering modes",
-               (Job("msgrate", _iters("5000", "20000"), _SMALL),
-                Job("put_rate", _iters("5000", "20000"), _SMALL, ("ordo",)))),
+               "PGAS'14 Fig. 1; IPDPS'14 ordering modes", (_MSGRATE, _PUT_RATE),
+               notes=(OSC_NOTE,)),
     Experiment("fig2", "Windowed bidirectional sweep: size x pairs x window x ordering",
-               "IPDPS'14 Fig. 2", missing=_NOT_YET),
+               "IPDPS'14 Fig. 2 (and Figs. 3-5, 9: concurrency x window)", _fig2_jobs(),
+               notes=(OSC_NOTE, OVERSUB)),
     Experiment("rma_sync", "Put/get latency and bandwidth per synchronisation mode",
-               "IPDPS'14 synchronisation modes", missing=_NOT_YET),
-    Experiment("atomics", "Atomics latency (fetch-add, compare-swap)",
-               "IPDPS'14 atomics", missing=_NOT_YET),
+               "osu_put/get_latency and _bw: flush, flush_local, lock, lock_all, fence, pscw",
+               (_one_sided("rma_sync", _iters("2000", "20000", "3", "7"),
+                           {"quick": (8, 4096), "paper": (8, 64, 512, 4096, 32768, 262144),
+                            "full": (8, 64, 512, 4096, 32768, 262144, 1 << 20)}),),
+               notes=(OSC_NOTE,)),
+    Experiment("atomics", "Atomics latency (fetch-add, compare-swap, add)",
+               "osu_fop_latency, osu_cas_latency, osu_acc_latency",
+               (_one_sided("atomics", _iters("20000", "100000"), None),), notes=(OSC_NOTE,)),
     Experiment("regcost", "Registered vs unregistered target; creation cost vs concurrency",
-               "IPDPS'14 Figs. 6 and 9", missing=_NOT_YET),
+               "IPDPS'14 Figs. 6 and 9",
+               (_one_sided("regcost", {"quick": ("--iters", "40", "--trials", "3"),
+                                       "paper": ("--iters", "200", "--trials", "5")},
+                           {"quick": (4096, 1 << 20),
+                            "paper": (4096, 65536, 262144, 2 << 20)}),
+                _one_sided("regcost", {"paper": ("--iters", "100", "--trials", "5")},
+                           {"paper": (4096, 2 << 20)}, np=4, suites=("paper", "full"))),
+               notes=(OSC_NOTE, OVERSUB)),
     Experiment("overlap", "Overlap of communication and computation",
-               "PGAS'14 overlap formula", missing=_NOT_YET),
+               "PGAS'11 Fig. 2 (overlapped fraction)", (_OVERLAP,), notes=(OSC_NOTE,)),
     Experiment("halo", "Halo exchange, 2/4/8 partners, every RMA synchronisation",
                "Gropp & Thakur, EuroPVM/MPI'05, Figs. 1-3",
                (Job("halo", {"quick": ("--iters", "1000", "--trials", "3"),
                              "paper": ("--iters", "4000", "--trials", "9"),
                              "full": ("--iters", "8000", "--trials", "11")},
                     {"quick": (8, 1024), "paper": (8, 256, 4096, 16384),
-                     "full": (8, 64, 256, 1024, 4096, 16384)}),)),
+                     "full": (8, 64, 256, 1024, 4096, 16384)}, mpi_env=OSC),),
+               notes=(OSC_NOTE,)),
     Experiment("barrier", "Barrier latency per algorithm",
                "Open MPI one-sided paper, Sec. V (atomic vs message barrier)",
                _per_alg("ORDO_COLL_BARRIER", ("dissemination", "tree", "shm"),
@@ -120,11 +176,25 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                             {"quick": (8, 4096), "paper": (8, 512, 4096, 32768),
                              "full": (8, 64, 512, 4096, 32768)}))),
     Experiment("transpose", "FT-like transpose: alltoall vs one-sided gets",
-               "PGAS'14 FT", missing=_NOT_YET),
-    Experiment("stream", "STREAM copy/scale/add/triad over one-sided",
-               "PGAS'14 STREAM", missing=_NOT_YET),
-    Experiment("loggp", "LogGP fit (L, o, g, G) from latency and bandwidth",
-               "LogGP model", missing="the fit is not written yet"),
+               "PGAS'11 Fig. 3 (NAS FT with gets instead of MPI_Alltoall)",
+               (_one_sided("transpose", _iters("300", "2000", "3", "7"),
+                           {"quick": (1024, 65536), "paper": (256, 4096, 65536, 1 << 20),
+                            "full": (256, 1024, 4096, 16384, 65536, 262144, 1 << 20)}),
+                _one_sided("transpose", _iters("300", "1000", "3", "5"),
+                           {"paper": (4096, 65536)}, np=4, suites=("paper", "full"))),
+               notes=(OSC_NOTE, OVERSUB)),
+    Experiment("stream", "STREAM copy/scale/add/triad over one-sided gets",
+               "PGAS'11 Fig. 4 (naive and pipelined)",
+               (_one_sided("stream", {"quick": ("--iters", "5", "--trials", "3"),
+                                      "paper": ("--iters", "20", "--trials", "7")},
+                           {"quick": (4 << 20,), "paper": (1 << 20, 8 << 20, 32 << 20),
+                            "full": (1 << 20, 4 << 20, 16 << 20, 64 << 20)}),),
+               notes=(OSC_NOTE,)),
+    Experiment("loggp", "LogGP fit (L, o, g, G) from latency, rate, overlap and bandwidth",
+               "LogGP model (Alexandrov et al.), per paradigm and library",
+               (_LATENCY, _BW, _MSGRATE, _OVERLAP, _PUT_LATENCY, _PUT_RATE, _PUT_BW),
+               notes=("computed from the records of the jobs listed, which run once when "
+                      "other experiments share them",)),
 )
 
 BY_ID = {e.id: e for e in EXPERIMENTS}

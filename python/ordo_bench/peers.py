@@ -95,7 +95,8 @@ def measure_sync(mpi: str = "openmpi") -> dict:
 
 
 def measure() -> dict:
-    lat = run_ordo("put_latency", "--iters", "200000", "--trials", "7")[0]["value"]
+    lat = next(r["value"] for r in run_ordo("put_latency", "--iters", "200000", "--trials", "7")
+               if r["order"] == "default")
     ucx_lat = run_ucx_perftest("ucp_put_lat", 8, 200000)
     rate = {r["order"]: r["value"] for r in
             run_ordo("put_rate", "--iters", "40000", "--trials", "7", "--window", "64")

@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import loggp
 from .experiments import BY_ID
 
 
@@ -41,6 +42,8 @@ def series_label(key: tuple) -> str:
         parts.append(order)
     if pairs:
         parts.append(f"{pairs} pairs")
+    if window and window > 1:
+        parts.append(f"W={window}")
     parts.append(f"np={np}")
     return " ".join(parts)
 
@@ -51,7 +54,8 @@ def oversubscribed(r: dict) -> bool:
 
 
 def _measured(records: list[dict]) -> list[dict]:
-    return [r for r in records if r.get("value") is not None]
+    """Measured points (not skipped, not derived like the LogGP fit)."""
+    return [r for r in records if r.get("value") is not None and "derived_from" not in r]
 
 
 # ------------------------------------------------------------------ figures
@@ -93,7 +97,10 @@ def figures(records: list[dict], out: Path) -> list[tuple[str, str, str]]:
                                       linestyle="-" if key[0] == "ordo" else "--")
                     handles[series_label(key)] = line
                 ax.set_xscale("log", base=2)
-                ax.set_yscale("log")
+                if metric == "fraction":
+                    ax.set_ylim(-0.05, 1.05)
+                else:
+                    ax.set_yscale("log")
                 ax.set_xlabel("message size (bytes)")
                 ax.set_ylabel(f"{metric} ({unit})")
             else:
@@ -238,6 +245,69 @@ def claims(records: list[dict]) -> list[Claim]:
                          "min of averages" + ("; oversubscribed" if oversubscribed(b) else "")))
     else:
         out.append(Claim("Lock-put-unlock vs send-recv halo", "2x to 10x", missing("halo"), ""))
+    out += _later_claims(records, missing)
+    return out
+
+
+def _largest_pair(a: list[dict], b: list[dict]) -> tuple[dict, dict] | None:
+    """The records of a and b at the largest size (and np) both have."""
+    common = sorted({(r["np"], r["size"]) for r in a} & {(r["np"], r["size"]) for r in b},
+                    key=lambda k: (k[1], -k[0]))
+    if not common:
+        return None
+    np_, size = common[-1]
+    return (next(r for r in a if (r["np"], r["size"]) == (np_, size)),
+            next(r for r in b if (r["np"], r["size"]) == (np_, size)))
+
+
+def _later_claims(records: list[dict], missing) -> list[Claim]:
+    """The PGAS'11 and IPDPS'14 claims measured by the overlap, transpose,
+    stream and regcost experiments."""
+    out = []
+    ov = _largest_pair(_find(records, experiment="overlap", impl="ordo", variant="put"),
+                       _find(records, experiment="overlap", impl="ordo", variant="isend"))
+    if ov:
+        p, t = ov
+        out.append(Claim("Overlap of large transfers: one-sided excellent, MPI almost none",
+                         "PGAS ~1 vs MPI ~0", f"put {p['value']:.2f} vs isend {t['value']:.2f} "
+                         f"at {p['size']} B", "ordo, overlapped fraction"))
+    else:
+        out.append(Claim("Overlap of large transfers: one-sided excellent, MPI almost none",
+                         "PGAS ~1 vs MPI ~0", missing("overlap"), ""))
+    for impl in ("ordo", "openmpi", "mpich"):
+        ft = _largest_pair(_find(records, experiment="transpose", impl=impl, variant="alltoall"),
+                           _find(records, experiment="transpose", impl=impl, variant="get"))
+        if ft:
+            a, g = ft
+            out.append(Claim("FT transpose with gets instead of alltoall", "2.6x at 16K cores",
+                             f"{a['value'] / g['value']:.2f}x ({impl}, np={a['np']}, "
+                             f"{a['size']} B blocks)",
+                             "oversubscribed" if oversubscribed(a) else ""))
+    if not any(c.claim.startswith("FT") for c in out):
+        out.append(Claim("FT transpose with gets instead of alltoall", "2.6x at 16K cores",
+                         missing("transpose"), ""))
+    naive = _find(records, experiment="stream", impl="ordo", variant="triad-naive")
+    piped = _find(records, experiment="stream", impl="ordo", variant="triad-pipelined")
+    st = _largest_pair(piped, naive)
+    if st:
+        p, n = st
+        out.append(Claim("STREAM triad over one-sided: pipelined vs naive", "over 3x",
+                         f"{p['value'] / n['value']:.2f}x at {p['size']} B arrays",
+                         "ordo; pipelining needs spare cores for the engines"))
+    else:
+        out.append(Claim("STREAM triad over one-sided: pipelined vs naive", "over 3x",
+                         missing("stream"), ""))
+    rc = _largest_pair(_find(records, experiment="regcost", impl="ordo",
+                             variant="get-non-shared"),
+                       _find(records, experiment="regcost", impl="ordo", variant="get-shared"))
+    if rc:
+        u, sh = rc
+        out.append(Claim("Get into non-shared (unregistered) memory vs shared", "about -7%",
+                         f"{100 * (u['value'] / sh['value'] - 1):+.0f}% at {u['size']} B",
+                         "ordo, aggregate bandwidth"))
+    else:
+        out.append(Claim("Get into non-shared (unregistered) memory vs shared", "about -7%",
+                         missing("regcost"), ""))
     return out
 
 
@@ -271,6 +341,7 @@ def write(run_dir: Path) -> dict:
     figs = figures(records, run_dir / "figures")
     head = headline(records)
     cl = claims(records)
+    lg_cols, lg_rows = loggp.table(loggp.fit(records))
     m = machine(records)
     over = sorted({r["experiment"] for r in _measured(records) if oversubscribed(r)})
     skipped = manifest.get("skipped", [])
@@ -292,6 +363,9 @@ def write(run_dir: Path) -> dict:
         md += [f"**Warning.** {warn}", ""]
     md += ["## Claims of the papers", "", _md_table(claim_cols, claim_rows), "",
            "## Headline figures", "", _md_table(head_cols, head), ""]
+    if lg_rows:
+        md += ["## LogGP parameters", "", _md_table(lg_cols, lg_rows), "",
+               "L, o, g in microseconds, G in nanoseconds per byte (ordo-bench loggp).", ""]
     md += ["## Figures", ""]
     for exp, t, png in figs:
         md += [f"### {t}", "", f"![{exp}]({png})", ""]
@@ -311,7 +385,10 @@ def write(run_dir: Path) -> dict:
     if warn:
         parts.append(f"<p class='warn'><b>Warning.</b> {html.escape(warn)}</p>")
     parts += ["<h2>Claims of the papers</h2>", _html_table(claim_cols, claim_rows),
-              "<h2>Headline figures</h2>", _html_table(head_cols, head), "<h2>Figures</h2>"]
+              "<h2>Headline figures</h2>", _html_table(head_cols, head)]
+    if lg_rows:
+        parts += ["<h2>LogGP parameters</h2>", _html_table(lg_cols, lg_rows)]
+    parts.append("<h2>Figures</h2>")
     for exp, t, png in figs:
         parts.append(f"<h3>{html.escape(t)}</h3><img src='{png}' alt='{exp}'>")
     if skip_rows:
@@ -321,6 +398,7 @@ def write(run_dir: Path) -> dict:
     parts.append("</body></html>")
     (run_dir / "report.html").write_text("\n".join(parts))
     return {"headline": (head_cols, head), "claims": (claim_cols, claim_rows),
+            "loggp": (lg_cols, lg_rows),
             "skipped": skip_rows, "errors": err_rows, "warning": warn,
             "machine": machine_line}
 
@@ -333,7 +411,7 @@ def compare(dir_a: Path, dir_b: Path) -> tuple[list[str], list[list[str]]]:
     b, _ = load(dir_b)
 
     def key(r: dict) -> tuple:
-        return (r["experiment"], series_label(series_key(r)), r["size"], r["metric"])
+        return (r["experiment"], series_key(r), r["size"], r["metric"])
 
     ia = {key(r): r for r in _measured(a)}
     rows = []
@@ -341,7 +419,7 @@ def compare(dir_a: Path, dir_b: Path) -> tuple[list[str], list[list[str]]]:
         k = key(r)
         if k in ia:
             va, vb = ia[k]["value"], r["value"]
-            rows.append([k[0], k[1], str(k[2]), f"{va:.4g}", f"{vb:.4g}",
+            rows.append([k[0], series_label(k[1]), str(k[2]), f"{va:.4g}", f"{vb:.4g}",
                          f"{vb / va:.3f}" if va else "-", r["unit"]])
     rows.sort()
     return ["experiment", "series", "size (B)", "A", "B", "B/A", "unit"], rows

@@ -32,8 +32,19 @@ class Narrowing:
     orders: tuple[str, ...] | None = None
 
 
-_TAKES_WINDOW = {"bw", "msgrate", "put_rate", "put_bw"}
+# Programs whose --window / --pairs the narrowing options pass on; a job that
+# is itself a point of a window sweep (Job.window) is kept or dropped instead,
+# and so is a job whose ranks form pairs (fig2: --pairs P keeps np = 2P).
+_TAKES_WINDOW = {"bw", "msgrate", "put_rate", "put_bw", "rma_sync", "regcost"}
 _TAKES_PAIRS = {"halo"}
+_PAIRS_ARE_RANKS = {"fig2"}
+
+
+def _narrowed_out(job: Job, narrow: Narrowing) -> bool:
+    if narrow.window and job.window and job.window != narrow.window:
+        return True
+    return bool(narrow.pairs and job.program in _PAIRS_ARE_RANKS and
+                job.np != 2 * narrow.pairs)
 
 
 def impl_missing(impl: str, program: str) -> str | None:
@@ -51,28 +62,37 @@ def impl_missing(impl: str, program: str) -> str | None:
 
 def plan(experiments: list[Experiment], suite: str, impls: tuple[str, ...],
          narrow: Narrowing) -> tuple[list[Step], list[dict]]:
-    """The steps to run and the skipped (experiment, impl, reason) entries.
-    A job shared by two experiments (bw and bibw) runs once."""
+    """The steps to run and the skipped (experiment, impl, reason) entries,
+    each once.  A job shared by two experiments (bw and bibw) runs once."""
     steps: list[Step] = []
     skipped: list[dict] = []
     seen: set = set()
+
+    def skip(entry: dict) -> None:
+        if entry not in skipped:
+            skipped.append(entry)
+
     for e in experiments:
         if e.missing:
-            skipped.append({"experiment": e.id, "impl": None, "reason": e.missing})
+            skip({"experiment": e.id, "impl": None, "reason": e.missing})
             continue
         for job in e.jobs:
+            if suite not in job.suites or _narrowed_out(job, narrow):
+                continue
             for impl in impls:
                 if impl not in job.impls:
-                    skipped.append({"experiment": e.id, "impl": impl, "program": job.program,
-                                    "reason": f"no {impl} build of {job.program} is written"})
+                    # another job of the experiment may cover impl (per-algorithm jobs)
+                    if not any(impl in j.impls for j in e.jobs):
+                        skip({"experiment": e.id, "impl": impl, "program": job.program,
+                              "reason": f"no {impl} build of {job.program} is written"})
                     continue
                 why = impl_missing(impl, job.program)
                 if why:
-                    skipped.append({"experiment": e.id, "impl": impl, "reason": why})
+                    skip({"experiment": e.id, "impl": impl, "reason": why})
                     continue
                 sizes = (narrow.sizes or job.sizes.get(suite, ())) if job.sizes else (None,)
                 for size in sizes:
-                    key = (job.program, job.env, job.np, impl, size)
+                    key = (job.program, job.options(suite), job.env, job.np, impl, size)
                     if key in seen:
                         continue
                     seen.add(key)
@@ -85,15 +105,18 @@ def _run_step(step: Step, suite: str, narrow: Narrowing) -> list[dict]:
     args = list(job.options(suite))
     if step.size is not None:
         args += ["--size", str(step.size)]
-    if narrow.window and job.program in _TAKES_WINDOW:
+    if narrow.window and job.program in _TAKES_WINDOW and not job.window:
         args += ["--window", str(narrow.window)]
     if narrow.pairs and job.program in _TAKES_PAIRS:
         args += ["--pairs", str(narrow.pairs)]
     np = narrow.np or job.np
+    if job.program in _PAIRS_ARE_RANKS and narrow.np and narrow.np % 2:
+        raise BenchError(f"{job.program} pairs its ranks: --np {narrow.np} is odd")
     if step.impl == "ordo":
         recs = run_ordo(job.program, *args, np=np, env=dict(job.env), timeout=900)
     else:
-        recs = run_mpi(step.impl, job.program, *args, np=np, timeout=900)
+        recs = run_mpi(step.impl, job.program, *args, np=np, env=dict(job.mpi_env),
+                       timeout=900)
     if narrow.orders:
         recs = [r for r in recs if r.get("order") is None or r["order"] in narrow.orders]
     return recs
@@ -139,6 +162,10 @@ def run(experiments: list[Experiment], suite: str = "quick",
                                "program": step.job.program, "size": step.size,
                                "error": str(e)})
             bar.advance(task)
+    if any(e.id == "loggp" for e in experiments):
+        from . import loggp
+        from .runner import validate
+        records += [validate(r) for r in loggp.records_of(loggp.fit(records), suite)]
     with open(out / "results.jsonl", "w") as f:
         for r in records:
             f.write(json.dumps(r) + "\n")

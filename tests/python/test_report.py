@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from ordo_bench import report
-from ordo_bench.experiments import BY_ID, EXPERIMENTS, select
+from ordo_bench.experiments import BY_ID, EXPERIMENTS, Experiment, select
 from ordo_bench.suite import Narrowing, plan
 
 FIXTURE = Path(__file__).parent / "fixtures" / "quick"
@@ -36,10 +36,13 @@ def test_report_writes_figures_and_tables(run_dir):
     assert "Claims of the papers" in md and "2 cores" in md
     html = (run_dir / "report.html").read_text()
     assert html.count("<img") == len(pngs)
-    # every skipped experiment is listed with its reason
-    skipped = {row[0] for row in tables["skipped"]}
-    assert {"fig2", "rma_sync", "loggp"} <= skipped
-    assert "not written yet" in md
+    # every paper experiment has its figure, ordo and Open MPI side by side
+    for exp in ("fig2", "rma_sync", "atomics", "regcost", "overlap", "transpose", "stream"):
+        assert any(p.startswith(exp + "_") for p in pngs), exp
+    assert "## LogGP parameters" in md and tables["loggp"][1]
+    # every skipped experiment is listed with its reason (MPICH: not installed)
+    assert all(row[2] for row in tables["skipped"])
+    assert "mpich is not installed" in md
 
 
 def test_claims_are_computed_from_the_records(run_dir):
@@ -87,7 +90,8 @@ def test_compare_gives_ratios(run_dir, tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in recs))
     head, rows = report.compare(run_dir, other)
     assert head[-2] == "B/A" and rows
-    assert all(row[-2] == "2.000" for row in rows)
+    # a zero in A (an overlapped fraction of 0) has no ratio
+    assert all(row[-2] == ("2.000" if float(row[3]) else "-") for row in rows)
 
 
 def test_report_of_a_missing_run_is_a_clear_error(tmp_path):
@@ -109,15 +113,34 @@ def test_experiment_ids_are_stable():
 def test_plan_skips_what_cannot_run(monkeypatch):
     monkeypatch.setattr("ordo_bench.suite.impl_missing",
                         lambda impl, prog: None if impl == "ordo" else f"{impl} is not here")
-    steps, skipped = plan([BY_ID["latency"], BY_ID["bw"], BY_ID["bibw"], BY_ID["fig2"]],
+    later = Experiment("later", "Not yet", "-", missing="its program is not written yet")
+    steps, skipped = plan([BY_ID["latency"], BY_ID["bw"], BY_ID["bibw"], later],
                           "quick", ("ordo", "openmpi"), Narrowing(sizes=(8, 64)))
     # bw and bibw share the bw program: it runs once per size
     bw_steps = [s for s in steps if s.job.program == "bw"]
     assert sorted(s.size for s in bw_steps) == [8, 64]
     assert {s.impl for s in steps} == {"ordo"}
     reasons = {(s["experiment"], s["impl"]): s["reason"] for s in skipped}
-    assert reasons[("fig2", None)].endswith("not written yet")
+    assert reasons[("later", None)].endswith("not written yet")
     assert reasons[("latency", "openmpi")] == "openmpi is not here"
-    # put_bw has no MPI build
-    assert "no openmpi build of put_bw" in reasons[("bw", "openmpi")] or any(
-        "put_bw" in s.get("program", "") for s in skipped)
+    assert len(skipped) == len({json.dumps(s, sort_keys=True) for s in skipped})
+
+
+def test_plan_sweeps_and_narrows_fig2(monkeypatch):
+    monkeypatch.setattr("ordo_bench.suite.impl_missing", lambda impl, prog: None)
+    steps, _ = plan([BY_ID["fig2"]], "paper", ("ordo",), Narrowing())
+    points = {(s.job.np, s.job.window, s.size) for s in steps}
+    assert {np for np, _, _ in points} == {2, 4}          # 1 and 2 pairs
+    assert {w for _, w, _ in points} == {1, 8, 64}
+    assert len(points) == len(steps) == 2 * 3 * 5
+    steps, _ = plan([BY_ID["fig2"]], "paper", ("ordo",), Narrowing(window=8, pairs=2))
+    assert {(s.job.np, s.job.window) for s in steps} == {(4, 8)}
+    assert all("--window" in s.job.options("paper") for s in steps)
+
+
+def test_per_algorithm_jobs_are_not_reported_as_missing_builds(monkeypatch):
+    monkeypatch.setattr("ordo_bench.suite.impl_missing", lambda impl, prog: None)
+    steps, skipped = plan([BY_ID["barrier"]], "quick", ("ordo", "openmpi"), Narrowing())
+    assert not skipped
+    assert sorted(dict(s.job.env).get("ORDO_COLL_BARRIER", s.impl) for s in steps) == [
+        "dissemination", "openmpi", "shm", "tree"]
