@@ -74,21 +74,33 @@ def figures(records: list[dict], out: Path) -> list[tuple[str, str, str]]:
     for r in _measured(records):
         groups[(r["experiment"], r["metric"], r["unit"])].append(r)
     for (exp, metric, unit), recs in sorted(groups.items()):
-        facets = sorted({r.get("pairs") or 0 for r in recs})
-        if len(facets) == 1:
-            facets = [None]
+        # panels: a row per pair count, and for the fig2 sweep a column per window
+        by_window = exp == "fig2"
+        rows_of = sorted({r.get("pairs") or 0 for r in recs})
+        cols_of = sorted({r.get("window") or 0 for r in recs}) if by_window else [None]
+        if len(rows_of) == 1 and len(cols_of) == 1:
+            rows_of, cols_of = [None], [None]
         sizes = sorted({r["size"] for r in recs})
-        fig, axes = plt.subplots(1, len(facets), figsize=(4.2 * len(facets) + 3.5, 4.5),
+        ncols = len(cols_of) if cols_of != [None] else len(rows_of)
+        nrows = len(rows_of) if cols_of != [None] else 1
+        fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols + 3.5, 4.0 * nrows + 0.5),
                                  sharey=True, squeeze=False)
+        panels = ([(rw, cl) for rw in rows_of for cl in cols_of] if cols_of != [None]
+                  else [(rw, None) for rw in rows_of])
         handles: dict[str, object] = {}
-        for ax, facet in zip(axes[0], facets):
+        for ax, (prs, win) in zip(axes.flat, panels):
             series: dict[tuple, dict[int, float]] = defaultdict(dict)
             for r in recs:
-                if facet is None or (r.get("pairs") or 0) == facet:
-                    key = series_key(r)
-                    if facet is not None:
-                        key = key[:4] + (None,) + key[5:]   # the panel says the pairs
-                    series[key][r["size"]] = r["value"]
+                if prs is not None and (r.get("pairs") or 0) != prs:
+                    continue
+                if win is not None and (r.get("window") or 0) != win:
+                    continue
+                key = series_key(r)
+                if prs is not None:
+                    key = key[:4] + (None,) + key[5:]       # the panel says the pairs
+                if win is not None:
+                    key = key[:5] + (None,) + key[6:]       # ... and the window
+                series[key][r["size"]] = r["value"]
             keys = sorted(series, key=series_label)
             if len(sizes) > 1:
                 for key in keys:
@@ -107,8 +119,10 @@ def figures(records: list[dict], out: Path) -> list[tuple[str, str, str]]:
                 ax.barh([series_label(k) for k in keys], [series[k][sizes[0]] for k in keys])
                 ax.invert_yaxis()
                 ax.set_xlabel(f"{metric} ({unit})")
-            if facet is not None:
-                ax.set_title(f"{facet} partners", fontsize=9)
+            if prs is not None or win is not None:
+                what = "pairs" if by_window else "partners"
+                ax.set_title(", ".join(([f"{prs} {what}"] if prs is not None else []) +
+                                       ([f"W={win}"] if win is not None else [])), fontsize=9)
             ax.grid(True, which="both", alpha=0.3)
         title = BY_ID[exp].title if exp in BY_ID else exp
         if any(oversubscribed(r) for r in recs):
@@ -347,6 +361,13 @@ def write(run_dir: Path) -> dict:
     skipped = manifest.get("skipped", [])
     errors = manifest.get("errors", [])
     skip_rows = [[s["experiment"], s.get("impl") or "all", s["reason"]] for s in skipped]
+    # points a program could not measure (a feature its library lacks), once per reason
+    for r in records:
+        if r.get("value") is None and r.get("skipped"):
+            row = [r["experiment"], f"{r['impl']} ({r.get('variant') or r['paradigm']})",
+                   r["skipped"]]
+            if row not in skip_rows:
+                skip_rows.append(row)
     err_rows = [[e["experiment"], e["impl"], e["error"].splitlines()[0] if e["error"] else ""]
                 for e in errors]
     claim_rows = [[c.claim, c.paper, c.measured, c.note] for c in cl]
