@@ -46,12 +46,15 @@ static void kernel(int k, double *out, const double *x, const double *y, size_t 
     }
 }
 
+/* Elements [first, first + count) of kernel k's remote operands into
+ * staging buffer buf, at the same positions there. */
 static void fetch(ctx_t *c, int k, int buf, size_t first, size_t count)
 {
     for (int j = 0; j < 2; j++) {
         int arr = operands[k][j];
         if (arr >= 0)
-            bc_get(c->in[buf][j], count * 8, c->partner, ((size_t)arr * c->n + first) * 8, &c->w);
+            bc_get(c->in[buf][j] + first, count * 8, c->partner,
+                   ((size_t)arr * c->n + first) * 8, &c->w);
     }
 }
 
@@ -69,16 +72,9 @@ static void run(ctx_t *c, int k, int pipelined)
     for (size_t ch = 0; ch < chunks; ch++) {
         size_t first = ch * per, count = first + per <= c->n ? per : c->n - first;
         int cur = (int)(ch % 2);
-        if (ch + 1 < chunks) {
-            size_t nf = first + per, ncount = nf + per <= c->n ? per : c->n - nf;
-            /* the next chunk goes into the other buffer: start at its
-             * offset there so the flush below covers only what is used */
-            for (int j = 0; j < 2; j++) {
-                int arr = operands[k][j];
-                if (arr >= 0)
-                    bc_get(c->in[1 - cur][j] + nf, ncount * 8, c->partner,
-                           ((size_t)arr * c->n + nf) * 8, &c->w);
-            }
+        if (ch + 1 < chunks) {   /* the next chunk, into the other buffer */
+            size_t nf = first + per;
+            fetch(c, k, 1 - cur, nf, nf + per <= c->n ? per : c->n - nf);
         }
         kernel(k, c->out + first, c->in[cur][0] + first, c->in[cur][1] + first, count);
         bc_flush(&c->w, c->partner);
