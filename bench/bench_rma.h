@@ -31,6 +31,8 @@ static const char *const bc_win_kind_names[BC_WIN_KINDS] = {"allocate", "create"
 
 /* bc_win_make flags */
 #define BC_EPOCHS 1u   /* ordo: MPI-RMA epochs (MPI windows always have them) */
+#define BC_NOZERO 2u   /* leave the memory as the library gives it (regcost times the
+                        * library's call alone) */
 
 #ifdef BENCH_MPI
 
@@ -49,25 +51,37 @@ typedef struct bc_group { MPI_Group group; } bc_group_t;
 /* NULL when this build can make windows of the kind, else why not. */
 static inline const char *bc_win_unsupported(int kind) { (void)kind; return NULL; }
 
-/* Collective: a window of bytes at every rank, zero-filled; *base is the
- * local memory. */
-static inline void bc_win_make(int kind, size_t bytes, unsigned flags, bc_win_t *w, void **base)
+/* Collective: a window over bytes of the program's memory at every rank,
+ * which stays the program's (bc_win_free does not free it). */
+static inline void bc_win_create_on(void *mem, size_t bytes, unsigned flags, bc_win_t *w)
 {
     (void)flags;
+    memset(w, 0, sizeof(*w));
+    w->kind = BC_WIN_CREATE;
+    MPI_Win_create(mem, (MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w->win);
+}
+
+/* Collective: a window of bytes at every rank, zero-filled (unless
+ * BC_NOZERO); *base is the local memory. */
+static inline void bc_win_make(int kind, size_t bytes, unsigned flags, bc_win_t *w, void **base)
+{
     memset(w, 0, sizeof(*w));
     w->kind = kind;
     if (kind == BC_WIN_ALLOCATE) {
         MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, base, &w->win);
-        memset(*base, 0, bytes);
+        if (!(flags & BC_NOZERO))
+            memset(*base, 0, bytes);
         return;
     }
-    w->mem = bench_buffer(bytes);
-    memset(w->mem, 0, bytes);
-    *base = w->mem;
+    void *mem = bench_buffer(bytes);
+    memset(mem, 0, bytes);
+    *base = mem;
     if (kind == BC_WIN_CREATE) {
-        MPI_Win_create(w->mem, (MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w->win);
+        bc_win_create_on(mem, bytes, flags, w);
+        w->mem = mem;
         return;
     }
+    w->mem = mem;
     MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &w->win);
     MPI_Win_attach(w->win, w->mem, (MPI_Aint)bytes);
     MPI_Aint mine;
@@ -182,23 +196,33 @@ static inline const char *bc_win_unsupported(int kind)
                : NULL;
 }
 
-static inline void bc_win_make(int kind, size_t bytes, unsigned flags, bc_win_t *w, void **base)
+static inline void bc_win_create_on(void *mem, size_t bytes, unsigned flags, bc_win_t *w)
 {
     memset(w, 0, sizeof(*w));
     w->epochs = (flags & BC_EPOCHS) != 0;
-    unsigned rf = w->epochs ? ORDO_REGION_EPOCHS : 0;
+    bc_check(ordo_region_create(mem, bytes, w->epochs ? ORDO_REGION_EPOCHS : 0, &w->region),
+             "region create");
+}
+
+/* ordo_region_alloc zero-fills by itself, so BC_NOZERO changes nothing. */
+static inline void bc_win_make(int kind, size_t bytes, unsigned flags, bc_win_t *w, void **base)
+{
     if (kind == BC_WIN_ALLOCATE) {
-        bc_check(ordo_region_alloc(bytes, rf, &w->region, base), "region alloc");
+        memset(w, 0, sizeof(*w));
+        w->epochs = (flags & BC_EPOCHS) != 0;
+        bc_check(ordo_region_alloc(bytes, w->epochs ? ORDO_REGION_EPOCHS : 0, &w->region, base),
+                 "region alloc");
         return;
     }
     if (kind != BC_WIN_CREATE) {
         fprintf(stderr, "benchmark: %s\n", bc_win_unsupported(kind));
         exit(1);
     }
-    w->mem = bench_buffer(bytes);
-    memset(w->mem, 0, bytes);
-    *base = w->mem;
-    bc_check(ordo_region_create(w->mem, bytes, rf, &w->region), "region create");
+    void *mem = bench_buffer(bytes);
+    memset(mem, 0, bytes);
+    *base = mem;
+    bc_win_create_on(mem, bytes, flags, w);
+    w->mem = mem;
 }
 static inline void bc_win_order(bc_win_t *w, int i)
 {

@@ -11,8 +11,9 @@
  *   fence        both ranks: fence, rank 0 ops, fence
  *   pscw         rank 0 start(1), ops, complete; rank 1 post(0), wait
  *
- * Latency is the time per op with window 1 (fence and pscw are synchronised
- * on both sides, so their time includes the target's part, as OSU's does);
+ * Latency is the time per op with window 1; fence and pscw synchronise both
+ * sides, so there, as in OSU, each rank in turn issues one op and the time
+ * per iteration is halved;
  * bandwidth is size * W * windows / time, decimal MB/s.  Variants are
  * "put-<mode>" and "get-<mode>"; --variant runs one.  The window comes from
  * --window (default 32 for bandwidth). */
@@ -34,30 +35,34 @@ typedef struct ctx {
     int        me, get;
 } ctx_t;
 
-static void ops(ctx_t *c, int n)
+static void ops(ctx_t *c, int n, int target)
 {
     for (int j = 0; j < n; j++) {
         if (c->get)
-            bc_get(c->local + (size_t)j * c->size, c->size, 1, (size_t)j * c->size, &c->w);
+            bc_get(c->local + (size_t)j * c->size, c->size, target, (size_t)j * c->size, &c->w);
         else
-            bc_put(c->local + (size_t)j * c->size, c->size, 1, (size_t)j * c->size, &c->w);
+            bc_put(c->local + (size_t)j * c->size, c->size, target, (size_t)j * c->size, &c->w);
     }
 }
 
 /* iters epochs of W ops each, timed at rank 0 (rank 1 takes part in the
- * active modes and waits otherwise). */
+ * active modes and waits otherwise).  With W = 1 the active modes run as
+ * OSU's latency tests do, a ping-pong: rank 0's op and synchronisation,
+ * then rank 1's back (two ops per iteration). */
 static double run(ctx_t *c, int mode, int W, int iters)
 {
     bc_barrier();
     if (mode == FLUSH || mode == FLUSH_LOCAL)
         bc_lock_all(&c->w);
+    if (mode == FENCE)
+        bc_fence(&c->w, 0);   /* opens the first epoch, as OSU's does */
     double t0 = bench_now_us();
     for (int i = 0; i < iters; i++) {
         switch (mode) {
         case FLUSH:
         case FLUSH_LOCAL:
             if (c->me == 0) {
-                ops(c, W);
+                ops(c, W, 1);
                 if (mode == FLUSH)
                     bc_flush(&c->w, 1);
                 else
@@ -67,31 +72,49 @@ static double run(ctx_t *c, int mode, int W, int iters)
         case LOCK:
             if (c->me == 0) {
                 bc_lock_shared(&c->w, 1);
-                ops(c, W);
+                ops(c, W, 1);
                 bc_unlock(&c->w, 1);
             }
             break;
         case LOCK_ALL:
             if (c->me == 0) {
                 bc_lock_all(&c->w);
-                ops(c, W);
+                ops(c, W, 1);
                 bc_unlock_all(&c->w);
             }
             break;
         case FENCE:
+            if (W == 1) {
+                if (c->me == 0)
+                    ops(c, 1, 1);
+                bc_fence(&c->w, 0);
+                if (c->me == 1)
+                    ops(c, 1, 0);
+                bc_fence(&c->w, 0);
+                break;
+            }
             bc_fence(&c->w, 0);
             if (c->me == 0)
-                ops(c, W);
+                ops(c, W, 1);
             bc_fence(&c->w, 0);
             break;
         case PSCW:
             if (c->me == 0) {
                 bc_start(&c->w, &c->to_target);
-                ops(c, W);
+                ops(c, W, 1);
                 bc_complete(&c->w);
+                if (W == 1) {
+                    bc_post(&c->w, &c->to_target);
+                    bc_wait(&c->w);
+                }
             } else {
                 bc_post(&c->w, &c->to_origin);
                 bc_wait(&c->w);
+                if (W == 1) {
+                    bc_start(&c->w, &c->to_origin);
+                    ops(c, 1, 0);
+                    bc_complete(&c->w);
+                }
             }
             break;
         }
@@ -99,6 +122,8 @@ static double run(ctx_t *c, int mode, int W, int iters)
     double us = bench_now_us() - t0;
     if (mode == FLUSH || mode == FLUSH_LOCAL)
         bc_unlock_all(&c->w);
+    if (mode == FENCE)
+        bc_fence(&c->w, BC_NOSUCCEED);   /* the window may be locked next */
     return us;
 }
 
@@ -138,7 +163,8 @@ int main(int argc, char **argv)
     bc_group_make(&c.to_origin, 1, &origin);
     double *samples = calloc((size_t)o.trials, sizeof(double));
     int lat_iters = bench_scaled_iters(o.iters, o.size);
-    int bw_iters = bench_scaled_iters(o.iters / W + 1, o.size * (size_t)W / 16);
+    /* windows per bandwidth trial: long enough that one interruption is noise */
+    int bw_iters = bench_scaled_iters(o.iters / 4 + 1, o.size * (size_t)W / 16);
     for (c.get = 0; c.get <= 1; c.get++) {
         for (int m = 0; m < NMODES; m++) {
             char name[32];
@@ -148,9 +174,11 @@ int main(int argc, char **argv)
             for (int bw = 0; bw <= 1; bw++) {
                 int w = bw ? W : 1, iters = bw ? bw_iters : lat_iters;
                 run(&c, m, w, bw ? bw_iters / 10 + 1 : bench_scaled_iters(o.warmup, o.size));
+                int pingpong = !bw && (m == FENCE || m == PSCW);
                 for (int t = 0; t < o.trials; t++) {
                     double us = run(&c, m, w, iters);
-                    samples[t] = bw ? (double)o.size * w * iters / us : us / iters;
+                    samples[t] = bw ? (double)o.size * w * iters / us
+                                    : us / iters / (pingpong ? 2 : 1);
                 }
                 if (c.me == 0) {
                     bench_point_t p = {.experiment = "rma_sync", .impl = BENCH_IMPL,

@@ -3,14 +3,14 @@ from a run's records, per library and paradigm:
 
   o  overhead: CPU time to issue one message: the overlap program's
      `isend-issue` / `put-issue` time at its smallest size;
-  L  latency: a ping-pong's half round trip is o + L + o for a small
-     message, and grows by G per byte; a least-squares line through the
-     half round trips over all sizes gives intercept T0 and slope, so
-     L = T0 - 2o;
+  G  gap per byte: the slope of a least-squares line through the ping-pong
+     half round trips at 64 KiB and above (where the per-message costs and
+     protocol switches no longer show); `G_bw` is the same read from the
+     bandwidth at the largest size (1 / bandwidth), a check;
+  L  latency: a ping-pong's half round trip is o + L + o (+ size * G) for
+     a small message, so L = T(smallest) - 2o - smallest * G;
   g  gap: the time between messages a sender sustains: 1 / message rate
-     at the smallest size (one pair, widest window measured);
-  G  gap per byte: the slope of that line (us/byte); `G_bw` is the same
-     read from the bandwidth at the largest size (1 / bandwidth), a check.
+     at the smallest size (one pair, widest window measured).
 
 Two-sided: latency, msgrate (two-sided), bw and overlap (isend).  One-
 sided: put_latency, msgrate (put), put_bw and overlap (put); for ordo the
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 PARAMS = ("L", "o", "g", "G", "G_bw")
+LARGE = 65536      # bytes: the ping-pong sizes G is fitted on
 
 
 @dataclass
@@ -63,21 +64,21 @@ def _fit_one(records: list[dict], impl: str, paradigm: str) -> Fit | None:
         values["o"] = r["value"]
         sources["o"] = [_label(r)]
     if lat:
-        by_size: dict[int, float] = {}
+        by_size: dict[int, dict] = {}
         for r in lat:
-            by_size.setdefault(r["size"], r["value"])
-        sizes = sorted(by_size)
-        if len(sizes) >= 2:
-            slope, t0 = np.polyfit(np.array(sizes, float),
-                                   np.array([by_size[s] for s in sizes]), 1)
+            by_size.setdefault(r["size"], r)
+        large = [s for s in sorted(by_size) if s >= LARGE]
+        if len(large) >= 2:
+            slope, _ = np.polyfit(np.array(large, float),
+                                  np.array([by_size[s]["value"] for s in large]), 1)
             values["G"] = float(max(slope, 0.0))
-            sources["G"] = [_label(r) for r in lat]
-        else:
-            t0 = by_size[sizes[0]]
+            sources["G"] = [_label(by_size[s]) for s in large]
+        small = by_size[min(by_size)]
         if "o" in values:
-            # an intercept below 2o (noise, or o measured high) leaves L at 0
-            values["L"] = max(float(t0) - 2 * values["o"], 0.0)
-            sources["L"] = [_label(r) for r in lat] + sources["o"]
+            # noise (or o measured high) can put this below 0: L is then 0
+            t = small["value"] - small["size"] * values.get("G", 0.0)
+            values["L"] = max(t - 2 * values["o"], 0.0)
+            sources["L"] = [_label(small)] + sources["o"] + sources.get("G", [])
     if rate:
         smallest = min(r["size"] for r in rate)
         r = max((r for r in rate if r["size"] == smallest), key=lambda r: r["window"])

@@ -41,7 +41,10 @@ def two_sided(impl="openmpi"):
 
 
 def test_fit_recovers_known_parameters():
-    (f,) = loggp.fit(two_sided())
+    recs = two_sided()
+    # a protocol switch below 64 KiB must not bend G or L
+    recs.append(rec("latency", "two-sided", 16384, "latency_us", 50.0))
+    (f,) = loggp.fit(recs)
     assert (f.impl, f.paradigm) == ("openmpi", "two-sided")
     assert f.values["o"] == pytest.approx(OVH)             # smallest size's issue time
     assert f.values["L"] == pytest.approx(LAT)
@@ -60,8 +63,9 @@ def test_one_sided_uses_the_default_order_for_ordo():
     recs.append(rec("overlap", "one-sided", 8, "time_us", OVH, "ordo", variant="put-issue"))
     (f,) = loggp.fit(recs)
     assert f.paradigm == "one-sided"
-    assert f.values["L"] == pytest.approx(LAT) and f.values["G"] == pytest.approx(G_BYTE)
-    assert "g" not in f.values and "G_bw" not in f.values
+    # no ping-pong at 64 KiB or more: no G from it, L from the 8 B point alone
+    assert "G" not in f.values and "g" not in f.values and "G_bw" not in f.values
+    assert f.values["L"] == pytest.approx(LAT + 8 * G_BYTE)
 
 
 def test_missing_inputs_are_left_out_not_guessed():
