@@ -144,3 +144,29 @@ def test_per_algorithm_jobs_are_not_reported_as_missing_builds(monkeypatch):
     assert not skipped
     assert sorted(dict(s.job.env).get("ORDO_COLL_BARRIER", s.impl) for s in steps) == [
         "dissemination", "openmpi", "shm", "tree"]
+
+
+def test_recorded_statistics_match_their_samples():
+    """Every measured record of the fixture: value is the median of its
+    samples, stats.min the min-of-averages, p99 by linear interpolation,
+    as the C harness computes them (numpy's default percentile method)."""
+    import numpy as np
+    records, _ = report.load(FIXTURE)
+    measured = [r for r in records if r["value"] is not None and "derived_from" not in r]
+    assert len(measured) > 100
+    for r in measured:
+        s = np.array(r["samples"], float)
+        st = r["stats"]
+        assert st["trials"] == len(s)
+        for name, want in (("median", np.median(s)), ("min", s.min()), ("max", s.max()),
+                           ("mean", s.mean()), ("p99", np.percentile(s, 99))):
+            assert st[name] == pytest.approx(want, rel=2e-5, abs=1e-9), (r["experiment"], name)
+        assert r["value"] == st["median"]
+
+
+def test_one_sided_bandwidth_sizes_are_among_two_sided_ones():
+    # the "bandwidth lost by two-sided" claim compares bw and put_bw point for point
+    bw = next(j for j in BY_ID["bw"].jobs if j.program == "bw")
+    put = next(j for j in BY_ID["bw"].jobs if j.program == "put_bw")
+    for suite in ("quick", "paper", "full"):
+        assert set(put.sizes[suite]) <= set(bw.sizes[suite]), suite
