@@ -177,90 +177,11 @@ class Claim:
     note: str
 
 
-def claims(records: list[dict]) -> list[Claim]:
-    """Each headline claim of the papers next to this machine's figure, or
-    why it could not be computed from this run."""
-    out = []
-
-    def missing(what: str) -> str:
-        return f"not in this run (needs {what})"
-
-    # relaxed vs strict ordering (one-sided rate)
-    rel = _find(records, experiment="msgrate", impl="ordo", paradigm="one-sided",
-                order="relaxed")
-    strict = _find(records, experiment="msgrate", impl="ordo", paradigm="one-sided",
-                   order="strict")
-    pairs = [(a, b) for a in rel for b in strict
-             if (a["size"], a.get("variant"), a["window"]) ==
-             (b["size"], b.get("variant"), b["window"])]
-    if pairs:
-        best = max(pairs, key=lambda p: p[0]["value"] / p[1]["value"])
-        a, b = best
-        out.append(Claim("Relaxed vs strict ordering, one-sided throughput", "up to 4.6x",
-                         f"{a['value'] / b['value']:.2f}x ({a.get('variant')}, {a['size']} B, "
-                         f"W={a['window']})", "best of the variants measured"))
-    else:
-        out.append(Claim("Relaxed vs strict ordering, one-sided throughput", "up to 4.6x",
-                         missing("msgrate"), ""))
-    # one- vs two-sided message rate
-    for size, paper in ((8, "5x"), (2048, "10x")):
-        one = _nearest(_find(records, experiment="msgrate", impl="ordo", paradigm="one-sided",
-                             order="relaxed", variant="put"), size)
-        two = _nearest(_find(records, experiment="msgrate", impl="ordo",
-                             paradigm="two-sided"), size)
-        if one and two and one["size"] == two["size"]:
-            out.append(Claim(f"One- vs two-sided message rate at {size} B", paper,
-                             f"{one['value'] / two['value']:.2f}x at {one['size']} B",
-                             "ordo put (relaxed) vs ordo send/recv"))
-        else:
-            out.append(Claim(f"One- vs two-sided message rate at {size} B", paper,
-                             missing("msgrate at one size"), ""))
-    # bandwidth lost by two-sided
-    put = _find(records, experiment="put_bw", impl="ordo", order="default")
-    two = _find(records, experiment="bw", impl="ordo")
-    common = sorted({r["size"] for r in put} & {r["size"] for r in two})
-    if common:
-        s = common[-1]
-        p = next(r for r in put if r["size"] == s)
-        t = next(r for r in two if r["size"] == s)
-        out.append(Claim("Bandwidth lost by two-sided vs one-sided", "up to 30%",
-                         f"{100 * (1 - t['value'] / p['value']):.0f}% at {s} B",
-                         "ordo send/recv vs ordo put"))
-    else:
-        out.append(Claim("Bandwidth lost by two-sided vs one-sided", "up to 30%",
-                         missing("bw and put_bw at one size"), ""))
-    # atomic vs message barrier
-    tree = _find(records, experiment="barrier", impl="ordo", variant="tree")
-    diss = _find(records, experiment="barrier", impl="ordo", variant="dissemination")
-    if tree and diss:
-        t, d = tree[0], diss[0]
-        out.append(Claim("Atomic (fan-in/fan-out) vs message barrier", "39% faster",
-                         f"{100 * (1 - t['value'] / d['value']):.0f}% faster at np={t['np']}",
-                         "oversubscribed" if oversubscribed(t) else ""))
-    else:
-        out.append(Claim("Atomic (fan-in/fan-out) vs message barrier", "39% faster",
-                         missing("barrier with tree and dissemination"), ""))
-    # lock-put-unlock vs send-recv halo
-    best = None
-    for impl in ("ordo", "openmpi", "mpich"):
-        sr = _find(records, experiment="halo", impl=impl, variant="sendrecv")
-        lk = _find(records, experiment="halo", impl=impl, variant="put-lock-shared-nb")
-        for a in sr:
-            for b in lk:
-                if (a["size"], a["pairs"], a["np"]) == (b["size"], b["pairs"], b["np"]):
-                    ratio = a["stats"]["min"] / b["stats"]["min"]
-                    if best is None or (b["pairs"], -b["size"]) > (best[1]["pairs"],
-                                                                   -best[1]["size"]):
-                        best = (impl, b, ratio)
-    if best:
-        impl, b, ratio = best
-        out.append(Claim("Lock-put-unlock vs send-recv halo", "2x to 10x",
-                         f"{ratio:.2f}x ({impl}, {b['pairs']} partners, {b['size']} B)",
-                         "min of averages" + ("; oversubscribed" if oversubscribed(b) else "")))
-    else:
-        out.append(Claim("Lock-put-unlock vs send-recv halo", "2x to 10x", missing("halo"), ""))
-    out += _later_claims(records, missing)
-    return out
+def _claim(claim: str, paper: str, needs: str, found: tuple[str, str] | None) -> Claim:
+    """The claim with this run's (measured, note), or why the run cannot say."""
+    if found is None:
+        return Claim(claim, paper, f"not in this run (needs {needs})", "")
+    return Claim(claim, paper, *found)
 
 
 def _largest_pair(a: list[dict], b: list[dict]) -> tuple[dict, dict] | None:
@@ -274,54 +195,124 @@ def _largest_pair(a: list[dict], b: list[dict]) -> tuple[dict, dict] | None:
             next(r for r in b if (r["np"], r["size"]) == (np_, size)))
 
 
-def _later_claims(records: list[dict], missing) -> list[Claim]:
+def claims(records: list[dict]) -> list[Claim]:
+    """Each headline claim of the papers next to this machine's figure, or
+    why it could not be computed from this run."""
+    out = []
+    # relaxed vs strict ordering (one-sided rate)
+    rel = _find(records, experiment="msgrate", impl="ordo", paradigm="one-sided",
+                order="relaxed")
+    strict = _find(records, experiment="msgrate", impl="ordo", paradigm="one-sided",
+                   order="strict")
+    pairs = [(a, b) for a in rel for b in strict
+             if (a["size"], a.get("variant"), a["window"]) ==
+             (b["size"], b.get("variant"), b["window"])]
+    found = None
+    if pairs:
+        a, b = max(pairs, key=lambda p: p[0]["value"] / p[1]["value"])
+        found = (f"{a['value'] / b['value']:.2f}x ({a.get('variant')}, {a['size']} B, "
+                 f"W={a['window']})", "best of the variants measured")
+    out.append(_claim("Relaxed vs strict ordering, one-sided throughput", "up to 4.6x",
+                      "msgrate", found))
+    # one- vs two-sided message rate
+    for size, paper in ((8, "5x"), (2048, "10x")):
+        one = _nearest(_find(records, experiment="msgrate", impl="ordo", paradigm="one-sided",
+                             order="relaxed", variant="put"), size)
+        two = _nearest(_find(records, experiment="msgrate", impl="ordo",
+                             paradigm="two-sided"), size)
+        found = None
+        if one and two and one["size"] == two["size"]:
+            found = (f"{one['value'] / two['value']:.2f}x at {one['size']} B",
+                     "ordo put (relaxed) vs ordo send/recv")
+        out.append(_claim(f"One- vs two-sided message rate at {size} B", paper,
+                          "msgrate at one size", found))
+    # bandwidth lost by two-sided
+    bw = _largest_pair(_find(records, experiment="put_bw", impl="ordo", order="default"),
+                       _find(records, experiment="bw", impl="ordo"))
+    found = None
+    if bw:
+        p, t = bw
+        found = (f"{100 * (1 - t['value'] / p['value']):.0f}% at {p['size']} B",
+                 "ordo send/recv vs ordo put")
+    out.append(_claim("Bandwidth lost by two-sided vs one-sided", "up to 30%",
+                      "bw and put_bw at one size", found))
+    # atomic vs message barrier
+    tree = _find(records, experiment="barrier", impl="ordo", variant="tree")
+    diss = _find(records, experiment="barrier", impl="ordo", variant="dissemination")
+    found = None
+    if tree and diss:
+        t, d = tree[0], diss[0]
+        found = (f"{100 * (1 - t['value'] / d['value']):.0f}% faster at np={t['np']}",
+                 "oversubscribed" if oversubscribed(t) else "")
+    out.append(_claim("Atomic (fan-in/fan-out) vs message barrier", "39% faster",
+                      "barrier with tree and dissemination", found))
+    # lock-put-unlock vs send-recv halo
+    best = None
+    for impl in ("ordo", "openmpi", "mpich"):
+        sr = _find(records, experiment="halo", impl=impl, variant="sendrecv")
+        lk = _find(records, experiment="halo", impl=impl, variant="put-lock-shared-nb")
+        for a in sr:
+            for b in lk:
+                if (a["size"], a["pairs"], a["np"]) == (b["size"], b["pairs"], b["np"]):
+                    ratio = a["stats"]["min"] / b["stats"]["min"]
+                    if best is None or (b["pairs"], -b["size"]) > (best[1]["pairs"],
+                                                                   -best[1]["size"]):
+                        best = (impl, b, ratio)
+    found = None
+    if best:
+        impl, b, ratio = best
+        found = (f"{ratio:.2f}x ({impl}, {b['pairs']} partners, {b['size']} B)",
+                 "min of averages" + ("; oversubscribed" if oversubscribed(b) else ""))
+    out.append(_claim("Lock-put-unlock vs send-recv halo", "2x to 10x", "halo", found))
+    return out + _later_claims(records)
+
+
+def _later_claims(records: list[dict]) -> list[Claim]:
     """The PGAS'11 and IPDPS'14 claims measured by the overlap, transpose,
     stream and regcost experiments."""
     out = []
     ov = _largest_pair(_find(records, experiment="overlap", impl="ordo", variant="put"),
                        _find(records, experiment="overlap", impl="ordo", variant="isend"))
+    found = None
     if ov:
         p, t = ov
-        out.append(Claim("Overlap of large transfers: one-sided excellent, MPI almost none",
-                         "PGAS ~1 vs MPI ~0", f"put {p['value']:.2f} vs isend {t['value']:.2f} "
-                         f"at {p['size']} B", "ordo, overlapped fraction"))
-    else:
-        out.append(Claim("Overlap of large transfers: one-sided excellent, MPI almost none",
-                         "PGAS ~1 vs MPI ~0", missing("overlap"), ""))
+        found = (f"put {p['value']:.2f} vs isend {t['value']:.2f} at {p['size']} B",
+                 "ordo, overlapped fraction")
+    out.append(_claim("Overlap of large transfers: one-sided excellent, MPI almost none",
+                      "PGAS ~1 vs MPI ~0", "overlap", found))
+    ft = "FT transpose with gets instead of alltoall"
     for impl in ("ordo", "openmpi", "mpich"):
-        ft = _largest_pair(_find(records, experiment="transpose", impl=impl, variant="alltoall"),
-                           _find(records, experiment="transpose", impl=impl, variant="get"))
-        if ft:
-            a, g = ft
-            out.append(Claim("FT transpose with gets instead of alltoall", "2.6x at 16K cores",
-                             f"{a['value'] / g['value']:.2f}x ({impl}, np={a['np']}, "
-                             f"{a['size']} B blocks)",
-                             "oversubscribed" if oversubscribed(a) else ""))
-    if not any(c.claim.startswith("FT") for c in out):
-        out.append(Claim("FT transpose with gets instead of alltoall", "2.6x at 16K cores",
-                         missing("transpose"), ""))
-    naive = _find(records, experiment="stream", impl="ordo", variant="triad-naive")
-    piped = _find(records, experiment="stream", impl="ordo", variant="triad-pipelined")
-    st = _largest_pair(piped, naive)
+        pair = _largest_pair(_find(records, experiment="transpose", impl=impl,
+                                   variant="alltoall"),
+                             _find(records, experiment="transpose", impl=impl, variant="get"))
+        if pair:
+            a, g = pair
+            out.append(_claim(ft, "2.6x at 16K cores", "transpose",
+                              (f"{a['value'] / g['value']:.2f}x ({impl}, np={a['np']}, "
+                               f"{a['size']} B blocks)",
+                               "oversubscribed" if oversubscribed(a) else "")))
+    if not any(c.claim == ft for c in out):
+        out.append(_claim(ft, "2.6x at 16K cores", "transpose", None))
+    st = _largest_pair(_find(records, experiment="stream", impl="ordo",
+                             variant="triad-pipelined"),
+                       _find(records, experiment="stream", impl="ordo", variant="triad-naive"))
+    found = None
     if st:
         p, n = st
-        out.append(Claim("STREAM triad over one-sided: pipelined vs naive", "over 3x",
-                         f"{p['value'] / n['value']:.2f}x at {p['size']} B arrays",
-                         "ordo; pipelining needs spare cores for the engines"))
-    else:
-        out.append(Claim("STREAM triad over one-sided: pipelined vs naive", "over 3x",
-                         missing("stream"), ""))
+        found = (f"{p['value'] / n['value']:.2f}x at {p['size']} B arrays",
+                 "ordo; pipelining needs spare cores for the engines")
+    out.append(_claim("STREAM triad over one-sided: pipelined vs naive", "over 3x", "stream",
+                      found))
     rc = _largest_pair(_find(records, experiment="regcost", impl="ordo",
                              variant="get-non-shared"),
                        _find(records, experiment="regcost", impl="ordo", variant="get-shared"))
+    found = None
     if rc:
         u, sh = rc
-        out.append(Claim("Get into non-shared (unregistered) memory vs shared", "about -7%",
-                         f"{100 * (u['value'] / sh['value'] - 1):+.0f}% at {u['size']} B",
-                         "ordo, aggregate bandwidth"))
-    else:
-        out.append(Claim("Get into non-shared (unregistered) memory vs shared", "about -7%",
-                         missing("regcost"), ""))
+        found = (f"{100 * (u['value'] / sh['value'] - 1):+.0f}% at {u['size']} B",
+                 "ordo, aggregate bandwidth")
+    out.append(_claim("Get into non-shared (unregistered) memory vs shared", "about -7%",
+                      "regcost", found))
     return out
 
 
