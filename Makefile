@@ -11,12 +11,19 @@ VENV   ?= .venv
 JOBS   ?= $(shell nproc)
 PY      = $(VENV)/bin/python
 
-.PHONY: all deps build asan venv test test-c test-asan test-python lint run bench install clean
+.PHONY: all deps deps-peers deps-test build asan venv test test-c test-asan test-python lint run bench install clean
 
 all: build venv
 
 deps:
 	@scripts/deps.sh build
+
+# the peers (Open MPI, MPICH, ucx_perftest) before CMake looks for their mpicc
+deps-peers:
+	@scripts/deps.sh peers
+
+deps-test:
+	@scripts/deps.sh test
 
 build: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
@@ -34,7 +41,7 @@ $(VENV)/.stamp: pyproject.toml
 
 venv: deps $(VENV)/.stamp
 
-test: test-c test-asan test-python lint
+test: deps-test test-c test-asan test-python lint
 
 test-c: build
 	cd $(BUILD) && ctest -j 2 --output-on-failure --timeout 300
@@ -51,11 +58,10 @@ test-python: build venv
 lint: venv
 	$(VENV)/bin/ruff check python tests/python
 
-run: build venv
+run: deps-peers build venv
 	ORDO_BUILD=$(abspath $(BUILD)) $(VENV)/bin/ordo-bench run --suite quick
 
-bench: build venv
-	@scripts/deps.sh bench
+bench: deps-peers build venv
 	ORDO_BUILD=$(abspath $(BUILD)) $(PY) -m ordo_bench.peers
 
 install: build

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench_common.h"
+
 #ifdef BENCH_MPI
 #include <mpi.h>
 
@@ -26,7 +28,9 @@ typedef MPI_Request bc_req_t;
 
 static inline int bc_init(int *argc, char ***argv)
 {
-    return MPI_Init(argc, argv) == MPI_SUCCESS ? 0 : -1;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS)
+        return -1;
+    return bench_gather_bindings();
 }
 static inline void bc_finalize(void) { MPI_Finalize(); }
 static inline int bc_rank(void) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r); return r; }
@@ -36,6 +40,13 @@ static inline void bc_barrier(void) { MPI_Barrier(MPI_COMM_WORLD); }
  * trials up). */
 static inline void bc_coll_barrier(void) { MPI_Barrier(MPI_COMM_WORLD); }
 static inline const char *bc_barrier_variant(void) { return "MPI_Barrier"; }
+/* The mean over all ranks of v, at rank 0 (elsewhere: v). */
+static inline double bc_mean_at_root(double v)
+{
+    double sum = v;
+    MPI_Reduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    return sum / bc_size();
+}
 /* block bytes to and from every rank */
 static inline void bc_alltoall(const void *sbuf, void *rbuf, size_t block)
 {
@@ -58,7 +69,17 @@ static inline void bc_recv(void *buf, size_t len, int src, int tag)
 {
     MPI_Recv(buf, (int)len, MPI_BYTE, src, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
+/* MPICH spells MPI_STATUSES_IGNORE (MPI_Status *)1 and declares the
+ * argument as an array; GCC 12 then reports an overflow of a zero-size
+ * object that cannot happen (MPI never writes through the sentinel). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
 static inline void bc_waitall(int n, bc_req_t *r) { MPI_Waitall(n, r, MPI_STATUSES_IGNORE); }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /* Persistent requests (MPI_Send_init / MPI_Recv_init + MPI_Startall). */
 #define BC_HAVE_PERSISTENT 1
@@ -83,7 +104,9 @@ typedef ordo_request_h bc_req_t;
 static inline int bc_init(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    return ordo_init(NULL) == ORDO_OK ? 0 : -1;
+    if (ordo_init(NULL) != ORDO_OK)
+        return -1;
+    return bench_gather_bindings();
 }
 static inline void bc_finalize(void) { ordo_finalize(); }
 static inline int bc_rank(void) { return ordo_rank(); }
@@ -94,6 +117,12 @@ static inline const char *bc_barrier_variant(void)
 {
     const char *alg = getenv("ORDO_COLL_BARRIER");
     return alg && *alg ? alg : "auto";
+}
+static inline double bc_mean_at_root(double v)
+{
+    double sum = v;
+    ordo_coll_reduce(ORDO_COMM_WORLD, &v, &sum, 1, ORDO_DT_DOUBLE, ORDO_REDUCE_SUM, 0);
+    return sum / bc_size();
 }
 static inline void bc_alltoall(const void *sbuf, void *rbuf, size_t block)
 {

@@ -20,6 +20,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench_comm.h"
 #include "bench_common.h"
@@ -68,7 +69,13 @@ static inline void bc_win_make(int kind, size_t bytes, unsigned flags, bc_win_t 
     memset(w, 0, sizeof(*w));
     w->kind = kind;
     if (kind == BC_WIN_ALLOCATE) {
-        MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, base, &w->win);
+        /* Whole pages: MPICH 4.0.2 (ch4:ucx) packs the ranks' portions of a
+         * shared window back to back, and a put into a portion that is not
+         * a multiple of the page size lands in the wrong rank's memory
+         * (8 B: in the origin's own).  The program sees only `bytes`. */
+        long page = sysconf(_SC_PAGESIZE);
+        size_t whole = (bytes + (size_t)page - 1) / (size_t)page * (size_t)page;
+        MPI_Win_allocate((MPI_Aint)whole, 1, MPI_INFO_NULL, MPI_COMM_WORLD, base, &w->win);
         if (!(flags & BC_NOZERO))
             memset(*base, 0, bytes);
         return;
@@ -140,9 +147,17 @@ static inline void bc_add(bc_win_t *w, int rank, size_t off, const uint64_t *add
 static inline void bc_flush(bc_win_t *w, int rank) { MPI_Win_flush(rank, w->win); }
 static inline void bc_flush_local(bc_win_t *w, int rank) { MPI_Win_flush_local(rank, w->win); }
 static inline void bc_flush_all(bc_win_t *w) { MPI_Win_flush_all(w->win); }
-/* Make the window's memory as updated by others visible to this rank's
- * loads (the unified model's MPI_Win_sync). */
-static inline void bc_win_sync(bc_win_t *w) { MPI_Win_sync(w->win); }
+/* One look of a rank that polls its window for a peer's update: make the
+ * memory as updated by others visible to its loads (MPI_Win_sync, the
+ * unified model), and let the library progress, which MPI_Win_sync alone
+ * need not do (MPICH over UCX does not, and the peer's flush then waits on
+ * this rank forever): MPI_Iprobe is a call MPI requires to progress. */
+static inline void bc_win_sync(bc_win_t *w)
+{
+    int flag;
+    MPI_Win_sync(w->win);
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+}
 
 static inline void bc_group_make(bc_group_t *g, int n, const int *ranks)
 {

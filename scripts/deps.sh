@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Check what the build, tests and benchmarks need; install what is missing
+# Check what the build, tests and measurements need; install what is missing
 # when running as root on Debian, otherwise print the exact command.
-#   scripts/deps.sh build    compiler, CMake, hwloc
-#   scripts/deps.sh bench    + ucx_perftest (the one-sided peer) and Open MPI (the
-#                            two-sided peer, whose mpicc builds the same sources)
+#   scripts/deps.sh build    compiler, CMake, hwloc, Python venv
+#   scripts/deps.sh peers    + the peers ordo is measured against: Open MPI
+#                            and MPICH (their mpicc builds the same benchmark
+#                            sources) and ucx_perftest
+#   scripts/deps.sh test     + a headless browser that renders the report
 set -euo pipefail
 what=${1:-build}
+case "$what" in
+    build|peers|test|bench) ;;
+    *) echo "deps: unknown target '$what' (build, peers, test)" >&2; exit 2 ;;
+esac
 
 need_pkgs=()
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -16,9 +22,13 @@ have pkg-config || need_pkgs+=(pkg-config)
 if ! pkg-config --exists hwloc 2>/dev/null; then need_pkgs+=(libhwloc-dev); fi
 have python3 || need_pkgs+=(python3)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_pkgs+=(python3-venv)
-if [ "$what" = bench ]; then
+if [ "$what" != build ]; then
     have ucx_perftest || need_pkgs+=(ucx-utils)
     have mpicc.openmpi || need_pkgs+=(openmpi-bin libopenmpi-dev)
+    have mpicc.mpich || need_pkgs+=(mpich libmpich-dev)
+fi
+if [ "$what" = test ]; then
+    have chromium || need_pkgs+=(chromium)
 fi
 
 if [ ${#need_pkgs[@]} -gt 0 ]; then
