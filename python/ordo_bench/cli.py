@@ -10,12 +10,44 @@ from pathlib import Path
 from . import demo, peers
 from .experiments import EXPERIMENTS, IMPLS, SUITES, select
 
+ORDERS = ("strict", "default", "relaxed")
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {v}")
+    return v
+
+
+def _seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 s, not {text}")
+    return v
+
 
 def _ints(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(x) for x in text.split(",") if x)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(f"expected numbers separated by commas: {text}") from e
+    """Message sizes in bytes: whole numbers of at least 1, comma-separated."""
+    sizes = tuple(_positive(x) for x in text.split(",") if x)
+    if not sizes:
+        raise argparse.ArgumentTypeError("expected at least one size")
+    return sizes
+
+
+def _orders(text: str) -> tuple[str, ...]:
+    orders = tuple(x for x in text.split(",") if x)
+    bad = [o for o in orders if o not in ORDERS]
+    if bad or not orders:
+        raise argparse.ArgumentTypeError(
+            f"unknown ordering mode(s) {', '.join(bad) or '(none)'}; known: {', '.join(ORDERS)}")
+    return orders
 
 
 def _print_table(console, title: str, head: list[str], rows: list[list[str]]) -> None:
@@ -51,14 +83,16 @@ def cmd_run(args, console) -> int:
         console.print(f"ordo-bench: unknown --impl {', '.join(bad)}; known: {', '.join(IMPLS)}")
         return 2
     narrow = Narrowing(np=args.np, sizes=args.sizes, window=args.window, pairs=args.pairs,
-                       orders=tuple(args.order.split(",")) if args.order else None)
-    out = run(exps, args.suite, impls, Path(args.out) if args.out else None, narrow, console)
-    if not (out / "results.jsonl").read_text().strip():
+                       orders=args.order)
+    out = run(exps, args.suite, impls, Path(args.out) if args.out else None, narrow, console,
+              timeout=args.timeout)
+    measured = (out / "results.jsonl").read_text().strip()
+    failed = _report(out, console)
+    if not measured:
         console.print(f"ordo-bench: nothing was measured: every experiment was skipped or "
                       f"failed (see {out / 'run.json'})")
-        _report(out, console)
         return 1
-    return _report(out, console)
+    return 1 if failed else 0
 
 
 def _report(out: Path, console) -> int:
@@ -75,15 +109,18 @@ def _report(out: Path, console) -> int:
         console.print(f"[red]failed[/red] {exp} ({impl}): {err}")
     console.print(f"{len(tables['skipped'])} skipped (see the report). "
                   f"Report: {out / 'report.html'} and {out / 'report.md'}")
-    return 1 if tables["errors"] else 0
+    return len(tables["errors"])
 
 
 def cmd_report(args, console) -> int:
+    """Redraw a saved run: 0 once the report is written, whatever the run's
+    own failures (the report lists them)."""
     try:
-        return _report(Path(args.dir), console)
+        _report(Path(args.dir), console)
     except FileNotFoundError as e:
         console.print(f"ordo-bench: {e}")
         return 2
+    return 0
 
 
 def cmd_compare(args, console) -> int:
@@ -108,12 +145,16 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("experiments", nargs="*", metavar="EXPERIMENT")
     r.add_argument("--suite", choices=SUITES, default="quick")
     r.add_argument("--impl", default=",".join(IMPLS), help="ordo,openmpi,mpich")
-    r.add_argument("--np", type=int, help="ranks for every program (default: each its own)")
+    r.add_argument("--np", type=_positive,
+                   help="ranks for every program (default: each its own)")
     r.add_argument("--out", help="output directory (default results/<timestamp>)")
     r.add_argument("--sizes", type=_ints, help="message sizes in bytes, comma-separated")
-    r.add_argument("--window", type=int)
-    r.add_argument("--pairs", type=int)
-    r.add_argument("--order", help="ordering modes to keep: strict,default,relaxed")
+    r.add_argument("--window", type=_positive)
+    r.add_argument("--pairs", type=_positive)
+    r.add_argument("--order", type=_orders, help="ordering modes to keep: strict,default,relaxed")
+    r.add_argument("--timeout", type=_seconds,
+                   help="seconds one program may run for one point before it and its ranks "
+                        "are killed (default: 60 quick, 300 paper, 600 full)")
     rep = sub.add_parser("report", help="redraw the report of a saved run")
     rep.add_argument("dir")
     c = sub.add_parser("compare", help="two runs side by side with ratios")

@@ -13,11 +13,19 @@ from dataclasses import dataclass, field
 SUITES = ("quick", "paper", "full")
 IMPLS = ("ordo", "openmpi", "mpich")
 
-# Size sweeps (bytes) per suite.
-_SMALL = {"quick": (8, 1024), "paper": (8, 64, 512, 4096), "full": (8, 64, 512, 4096, 32768)}
-_WIDE = {"quick": (8, 4096, 1 << 20),
+# Size sweeps (bytes) per suite.  Every suite holds the sizes the claims of
+# the papers are stated at (report.CLAIM_SIZES): 8 B and 2 KiB message
+# rates, 2 MiB bandwidth.
+_SMALL = {"quick": (8, 2048), "paper": (8, 64, 512, 2048, 4096),
+          "full": (8, 64, 512, 2048, 4096, 32768)}
+_WIDE = {"quick": (8, 4096, 2 << 20),
          "paper": tuple(8 << (2 * i) for i in range(10)),          # 8 B .. 2 MiB, x4
          "full": tuple(8 << i for i in range(20))}                 # 8 B .. 4 MiB, x2
+
+# Trials per point: each is one whole measurement (warm-up, then the timed
+# iterations), and the report's confidence intervals come from their
+# spread.  quick has fewer and says so in its report.
+TRIALS = {"quick": "5", "paper": "10", "full": "15"}
 
 
 @dataclass(frozen=True)
@@ -48,11 +56,16 @@ class Experiment:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _iters(quick: str, paper: str, trials_quick: str = "3",
-           trials_paper: str = "7") -> dict[str, tuple[str, ...]]:
-    return {"quick": ("--iters", quick, "--trials", trials_quick),
-            "paper": ("--iters", paper, "--trials", trials_paper),
-            "full": ("--iters", paper, "--trials", "11")}
+def _iters(quick: str, paper: str) -> dict[str, tuple[str, ...]]:
+    return {"quick": ("--iters", quick, "--trials", TRIALS["quick"]),
+            "paper": ("--iters", paper, "--trials", TRIALS["paper"]),
+            "full": ("--iters", paper, "--trials", TRIALS["full"])}
+
+
+def _osu() -> dict[str, tuple[str, ...]]:
+    """Programs that measure as an OSU benchmark does run with OSU's own
+    iteration and warm-up counts (their defaults) in every suite."""
+    return {suite: ("--trials", n) for suite, n in TRIALS.items()}
 
 
 def _per_alg(setting: str, algs: tuple[str, ...], job: Job) -> tuple[Job, ...]:
@@ -81,17 +94,16 @@ def _one_sided(program: str, args: dict, sizes: dict | None, **kw) -> Job:
     return Job(program, args, sizes, mpi_env=OSC, **kw)
 
 
-_LATENCY = Job("latency", _iters("20000", "100000"), _WIDE)
-_BW = Job("bw", _iters("200", "2000"), _WIDE)   # emits bw and bibw
+_LATENCY = Job("latency", _osu(), _WIDE)
+_BW = Job("bw", _osu(), _WIDE)   # emits bw and bibw
 # put_bw's sizes are among bw's, so the two compare point for point
-_PUT_BW = _one_sided("put_bw", {"quick": ("--iters", "20", "--trials", "3"),
-                                "paper": ("--iters", "50", "--trials", "7")},
-                     {"quick": (1 << 20,), "paper": (8192, 131072, 2 << 20),
+_PUT_BW = _one_sided("put_bw", _iters("20", "50"),
+                     {"quick": (2 << 20,), "paper": (8192, 131072, 2 << 20),
                       "full": (4096, 65536, 1 << 20, 4 << 20)})
-_MSGRATE = Job("msgrate", _iters("5000", "20000"), _SMALL)
+_MSGRATE = Job("msgrate", _osu(), _SMALL)
 _PUT_RATE = _one_sided("put_rate", _iters("5000", "20000"), _SMALL)
-_PUT_LATENCY = _one_sided("put_latency", _iters("20000", "100000"), _SMALL)
-_OVERLAP = _one_sided("overlap", _iters("300", "2000", "3", "7"),
+_PUT_LATENCY = _one_sided("put_latency", _osu(), _SMALL)
+_OVERLAP = _one_sided("overlap", _iters("300", "2000"),
                       {"quick": (8, 65536, 1 << 20),
                        "paper": (8, 1024, 16384, 65536, 262144, 1 << 20, 4 << 20),
                        "full": (8, 256, 1024, 4096, 16384, 65536, 262144, 1 << 20, 4 << 20)})
@@ -101,9 +113,7 @@ def _fig2_jobs() -> tuple[Job, ...]:
     """size x pairs x window (the orders are swept inside the program)."""
     sizes = {"quick": (8, 4096, 65536), "paper": (8, 512, 4096, 65536, 1 << 20),
              "full": (8, 64, 512, 4096, 32768, 262144, 1 << 20)}
-    args = {"quick": ("--iters", "300", "--trials", "3"),
-            "paper": ("--iters", "2000", "--trials", "7"),
-            "full": ("--iters", "2000", "--trials", "11")}
+    args = _iters("300", "2000")
     jobs = []
     for pairs, windows, suites in ((1, (1, 64), ("quick",)),
                                    (1, (1, 8, 64), ("paper", "full")),
@@ -119,7 +129,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "OSU latency; IPDPS'14 two-sided baseline", (_LATENCY,)),
     Experiment("multi_latency", "Multi-pair two-sided latency",
                "OSU multi-pair latency",
-               (Job("latency", _iters("5000", "50000"), {"quick": (8,), "paper": (8, 4096),
+               (Job("latency", _osu(), {"quick": (8,), "paper": (8, 4096),
                                                           "full": (8, 4096)}, np=4),),
                suites=("paper", "full"),
                notes=("4 ranks: oversubscribed on a machine with fewer than 4 cores",)),
@@ -138,7 +148,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                notes=(OSC_NOTE, OVERSUB)),
     Experiment("rma_sync", "Put/get latency and bandwidth per synchronisation mode",
                "osu_put/get_latency and _bw: flush, flush_local, lock, lock_all, fence, pscw",
-               (_one_sided("rma_sync", _iters("2000", "20000", "3", "7"),
+               (_one_sided("rma_sync", _iters("2000", "20000"),
                            {"quick": (8, 4096), "paper": (8, 64, 512, 4096, 32768, 262144),
                             "full": (8, 64, 512, 4096, 32768, 262144, 1 << 20)}),),
                notes=(OSC_NOTE,)),
@@ -147,29 +157,25 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                (_one_sided("atomics", _iters("20000", "100000"), None),), notes=(OSC_NOTE,)),
     Experiment("regcost", "Registered vs unregistered target; creation cost vs concurrency",
                "IPDPS'14 Figs. 6 and 9",
-               (_one_sided("regcost", {"quick": ("--iters", "40", "--trials", "3"),
-                                       "paper": ("--iters", "200", "--trials", "5")},
-                           {"quick": (4096, 1 << 20),
+               (_one_sided("regcost", {"quick": ("--iters", "40", "--trials", TRIALS["quick"]),
+                                       "paper": ("--iters", "200", "--trials", TRIALS["paper"])},
+                           {"quick": (4096, 2 << 20),
                             "paper": (4096, 65536, 262144, 2 << 20)}),
-                _one_sided("regcost", {"paper": ("--iters", "100", "--trials", "5")},
+                _one_sided("regcost", {"paper": ("--iters", "100", "--trials", TRIALS["paper"])},
                            {"paper": (4096, 2 << 20)}, np=4, suites=("paper", "full"))),
                notes=(OSC_NOTE, OVERSUB)),
     Experiment("overlap", "Overlap of communication and computation",
                "PGAS'11 Fig. 2 (overlapped fraction)", (_OVERLAP,), notes=(OSC_NOTE,)),
     Experiment("halo", "Halo exchange, 2/4/8 partners, every RMA synchronisation",
                "Gropp & Thakur, EuroPVM/MPI'05, Figs. 1-3",
-               (Job("halo", {"quick": ("--iters", "1000", "--trials", "3"),
-                             "paper": ("--iters", "4000", "--trials", "9"),
-                             "full": ("--iters", "8000", "--trials", "11")},
+               (Job("halo", _iters("1000", "4000"),
                     {"quick": (8, 1024), "paper": (8, 256, 4096, 16384),
                      "full": (8, 64, 256, 1024, 4096, 16384)}, mpi_env=OSC),),
                notes=(OSC_NOTE,)),
     Experiment("barrier", "Barrier latency per algorithm",
                "Open MPI one-sided paper, Sec. V (atomic vs message barrier)",
                _per_alg("ORDO_COLL_BARRIER", ("dissemination", "tree", "shm"),
-                        Job("barrier", {"quick": ("--iters", "200000", "--trials", "3"),
-                                        "paper": ("--iters", "1000000", "--trials", "5"),
-                                        "full": ("--iters", "1000000", "--trials", "7")}))),
+                        Job("barrier", _osu()))),
     Experiment("alltoall", "All-to-all, two-sided pairwise vs one-sided put",
                "Open MPI one-sided paper (put-based alltoall)",
                _per_alg("ORDO_COLL_ALLTOALL", ("pairwise", "put"),
@@ -178,17 +184,16 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                              "full": (8, 64, 512, 4096, 32768)}))),
     Experiment("transpose", "FT-like transpose: alltoall vs one-sided gets",
                "PGAS'11 Fig. 3 (NAS FT with gets instead of MPI_Alltoall)",
-               (_one_sided("transpose", _iters("300", "2000", "3", "7"),
+               (_one_sided("transpose", _iters("300", "2000"),
                            {"quick": (1024, 65536), "paper": (256, 4096, 65536, 1 << 20),
                             "full": (256, 1024, 4096, 16384, 65536, 262144, 1 << 20)}),
-                _one_sided("transpose", _iters("300", "1000", "3", "5"),
+                _one_sided("transpose", _iters("300", "1000"),
                            {"paper": (4096, 65536)}, np=4, suites=("paper", "full"))),
                notes=(OSC_NOTE, OVERSUB)),
     Experiment("stream", "STREAM copy/scale/add/triad over one-sided gets",
                "PGAS'11 Fig. 4 (naive and pipelined)",
-               (_one_sided("stream", {"quick": ("--iters", "5", "--trials", "3"),
-                                      "paper": ("--iters", "20", "--trials", "7")},
-                           {"quick": (4 << 20,), "paper": (1 << 20, 8 << 20, 32 << 20),
+               (_one_sided("stream", _iters("5", "20"),
+                           {"quick": (8 << 20,), "paper": (1 << 20, 8 << 20, 32 << 20),
                             "full": (1 << 20, 4 << 20, 16 << 20, 64 << 20)}),),
                notes=(OSC_NOTE,)),
     Experiment("loggp", "LogGP fit (L, o, g, G) from latency, rate, overlap and bandwidth",

@@ -19,7 +19,7 @@ out, never guessed."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -34,6 +34,7 @@ class Fit:
     values: dict[str, float]          # PARAMS present
     sources: dict[str, list[str]]     # parameter -> what it came from
     env: dict
+    undetermined: dict[str, str] = field(default_factory=dict)   # parameter -> why not
 
 
 def _order_ok(r: dict) -> bool:
@@ -51,7 +52,8 @@ def _label(r: dict) -> str:
 
 def _fit_one(records: list[dict], impl: str, paradigm: str) -> Fit | None:
     one = paradigm == "one-sided"
-    lat = _pick(records, impl, experiment="put_latency" if one else "latency", np=2)
+    lat = (_pick(records, impl, experiment="put_latency", variant="pingpong", np=2) if one
+           else _pick(records, impl, experiment="latency", np=2))
     issue = _pick(records, impl, experiment="overlap",
                   variant="put-issue" if one else "isend-issue")
     rate = _pick(records, impl, experiment="msgrate", paradigm=paradigm, pairs=1,
@@ -59,6 +61,7 @@ def _fit_one(records: list[dict], impl: str, paradigm: str) -> Fit | None:
     bw = _pick(records, impl, experiment="put_bw" if one else "bw")
     values: dict[str, float] = {}
     sources: dict[str, list[str]] = {}
+    undetermined: dict[str, str] = {}
     if issue:
         r = min(issue, key=lambda r: r["size"])
         values["o"] = r["value"]
@@ -75,10 +78,15 @@ def _fit_one(records: list[dict], impl: str, paradigm: str) -> Fit | None:
             sources["G"] = [_label(by_size[s]) for s in large]
         small = by_size[min(by_size)]
         if "o" in values:
-            # noise (or o measured high) can put this below 0: L is then 0
-            t = small["value"] - small["size"] * values.get("G", 0.0)
-            values["L"] = max(t - 2 * values["o"], 0.0)
-            sources["L"] = [_label(small)] + sources["o"] + sources.get("G", [])
+            t = small["value"] - small["size"] * values.get("G", 0.0) - 2 * values["o"]
+            if t > 0:
+                values["L"] = t
+                sources["L"] = [_label(small)] + sources["o"] + sources.get("G", [])
+            else:
+                # not a wire time: the issue time measured as o holds work the
+                # library does later, so 2o already exceeds the latency
+                undetermined["L"] = (f"2o = {2 * values['o']:.3f} us is not below the "
+                                     f"{small['size']} B latency {small['value']:.3f} us")
     if rate:
         smallest = min(r["size"] for r in rate)
         r = max((r for r in rate if r["size"] == smallest), key=lambda r: r["window"])
@@ -91,7 +99,7 @@ def _fit_one(records: list[dict], impl: str, paradigm: str) -> Fit | None:
     if not values:
         return None
     src = (lat or issue or rate or bw)[0]
-    return Fit(impl, paradigm, values, sources, src.get("env") or {})
+    return Fit(impl, paradigm, values, sources, src.get("env") or {}, undetermined)
 
 
 def fit(records: list[dict]) -> list[Fit]:
@@ -118,7 +126,8 @@ def records_of(fits: list[Fit], suite: str | None = None) -> list[dict]:
             r = {"schema": "ordo-bench/1", "experiment": "loggp", "impl": f.impl,
                  "paradigm": f.paradigm, "variant": name,
                  "order": "default" if f.impl == "ordo" and f.paradigm == "one-sided" else None,
-                 "np": 2, "pairs": 1, "window": 1, "size": 0, "metric": "time_us",
+                 "np": 2, "pairs": 1, "window": 1, "size": 0,
+                 "metric": "time_per_byte_us" if per_byte else "time_us",
                  "unit": "us/B" if per_byte else "us", "value": f.values[name],
                  "stats": None, "samples": [], "derived_from": f.sources[name], "env": f.env}
             if suite:
@@ -132,7 +141,8 @@ def table(fits: list[Fit]) -> tuple[list[str], list[list[str]]]:
     rows = []
     for f in fits:
         v = f.values
-        us = [f"{v[k]:.3f}" if k in v else "-" for k in ("L", "o", "g")]
+        us = [f"{v[k]:.3f}" if k in v else ("n/d" if k in f.undetermined else "-")
+              for k in ("L", "o", "g")]
         ns = [f"{1000 * v[k]:.4f}" if k in v else "-" for k in ("G", "G_bw")]
         rows.append([f.impl, f.paradigm, *us, *ns])
     return head, rows

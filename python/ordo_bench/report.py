@@ -418,7 +418,9 @@ def write(run_dir: Path) -> dict:
 # ------------------------------------------------------------------ compare
 
 def compare(dir_a: Path, dir_b: Path) -> tuple[list[str], list[list[str]]]:
-    """Points measured in both runs, side by side, with B / A."""
+    """Every point of either run, side by side with B / A, in experiment,
+    series and numeric size order; a point only one run has is listed with
+    "only in A" / "only in B" instead of a ratio."""
     a, _ = load(dir_a)
     b, _ = load(dir_b)
 
@@ -426,12 +428,17 @@ def compare(dir_a: Path, dir_b: Path) -> tuple[list[str], list[list[str]]]:
         return (r["experiment"], series_key(r), r["size"], r["metric"])
 
     ia = {key(r): r for r in _measured(a)}
+    ib = {key(r): r for r in _measured(b)}
     rows = []
-    for r in _measured(b):
-        k = key(r)
-        if k in ia:
-            va, vb = ia[k]["value"], r["value"]
-            rows.append([k[0], series_label(k[1]), str(k[2]), f"{va:.4g}", f"{vb:.4g}",
-                         f"{vb / va:.3f}" if va else "-", r["unit"]])
-    rows.sort()
+    for k in sorted(ia.keys() | ib.keys(),
+                    key=lambda k: (k[0], series_label(k[1]), k[2], k[3])):
+        ra, rb = ia.get(k), ib.get(k)
+        unit = (ra or rb)["unit"]
+        va = f"{ra['value']:.4g}" if ra else "-"
+        vb = f"{rb['value']:.4g}" if rb else "-"
+        if ra and rb:
+            ratio = f"{rb['value'] / ra['value']:.3f}" if ra["value"] else "-"
+        else:
+            ratio = "only in A" if ra else "only in B"
+        rows.append([k[0], series_label(k[1]), str(k[2]), va, vb, ratio, unit])
     return ["experiment", "series", "size (B)", "A", "B", "B/A", "unit"], rows

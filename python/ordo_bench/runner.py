@@ -6,9 +6,12 @@ import functools
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 SCHEMA = "ordo-bench/1"
@@ -46,25 +49,125 @@ def validate(record: dict) -> dict:
     return record
 
 
-def run_ordo(program: str, *args: str, np: int = 2, env: dict | None = None,
-             timeout: float = 300) -> list[dict]:
-    """Run bin/<program> under ordorun; return its validated records."""
-    bindir = build_dir() / "bin"
-    cmd = [str(bindir / "ordorun"), "-n", str(np), str(bindir / program), *args]
-    full_env = dict(os.environ, **(env or {}))
+# Seconds a program may run per point unless the suite or --timeout says
+# otherwise.
+DEFAULT_TIMEOUT = 120.0
+
+
+def _session_pids(sid: int) -> list[int]:
+    """Every live process of session sid (the launcher's, started with
+    start_new_session): its ranks, and its daemons unless they left it."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # the fields after the command name (which may hold spaces and parens)
+        fields = stat[stat.rfind(")") + 2:].split()
+        if len(fields) > 3 and int(fields[3]) == sid and fields[0] != "Z":
+            pids.append(int(entry.name))
+    return pids
+
+
+def _kill_session(sid: int, grace: float = 2.0) -> list[int]:
+    """SIGTERM to every process of the session, SIGKILL to what is left
+    after grace seconds; returns the pids that had to be killed."""
+    pids = _session_pids(sid)
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + grace
+        while pids and time.monotonic() < deadline:
+            time.sleep(0.05)
+            pids = _session_pids(sid)
+        if not pids:
+            break
+    return pids
+
+
+@dataclass
+class Launch:
+    """What one launch of a program printed, and how it ended."""
+    cmd: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+def _reader(stream, into: list[str]) -> threading.Thread:
+    t = threading.Thread(target=lambda: into.append(stream.read()), daemon=True)
+    t.start()
+    return t
+
+
+def launch(cmd: list[str], env: dict | None = None, timeout: float = DEFAULT_TIMEOUT,
+           name: str | None = None) -> Launch:
+    """Run cmd (a launcher and its ranks) in a session of its own.  Past
+    timeout seconds, or as soon as the launcher exits, every process left in
+    that session is killed, so that nothing of a run stays behind (and a
+    rank left running cannot hold the output open); a time-out is a
+    BenchError naming the program and the limit."""
+    name = name or Path(cmd[0]).name
+    started = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            errors="replace", env=dict(os.environ, **(env or {})),
+                            start_new_session=True, stdin=subprocess.DEVNULL)
+    out: list[str] = []
+    err: list[str] = []
+    readers = (_reader(proc.stdout, out), _reader(proc.stderr, err))
+    timed_out = False
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=full_env)
-    except subprocess.TimeoutExpired as e:
-        raise BenchError(f"{program} did not finish in {timeout:.0f} s") from e
-    if out.returncode != 0:
-        raise BenchError(f"{program} failed with status {out.returncode}:\n{out.stderr.strip()}")
-    return [validate(json.loads(line)) for line in out.stdout.splitlines() if line.startswith("{")]
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    finally:
+        _kill_session(proc.pid, grace=2.0 if timed_out else 1.0)
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        for t in readers:
+            t.join(timeout=5)   # a process that left the session may hold a pipe
+    stdout, stderr = "".join(out), "".join(err)
+    if timed_out:
+        raise BenchError(f"{name} did not finish in {timeout:.0f} s: its launcher and ranks "
+                         f"were killed\n{stderr.strip()[-4000:]}")
+    return Launch(cmd, proc.returncode, stdout, stderr, time.monotonic() - started)
 
 
-def run_mpi(impl: str, program: str, *args: str, np: int = 2, env: dict | None = None,
-            timeout: float = 300) -> list[dict]:
-    """Run bin/<program>.<impl> (the same source built with mpicc.<impl>)
-    under that MPI's own mpirun, ranks bound to cores as ordorun binds them."""
+def _records(res: Launch, name: str) -> list[dict]:
+    if res.returncode != 0:
+        raise BenchError(f"{name} failed with status {res.returncode}:\n{res.stderr.strip()}")
+    recs = [validate(json.loads(line)) for line in res.stdout.splitlines()
+            if line.startswith("{")]
+    for r in recs:
+        r["launch"] = res.cmd
+    return recs
+
+
+def ordo_command(program: str, *args: str, np: int = 2) -> list[str]:
+    bindir = build_dir() / "bin"
+    return [str(bindir / "ordorun"), "-n", str(np), str(bindir / program), *args]
+
+
+def run_ordo(program: str, *args: str, np: int = 2, env: dict | None = None,
+             timeout: float = DEFAULT_TIMEOUT) -> list[dict]:
+    """Run bin/<program> under ordorun; return its validated records, each
+    with the exact command that launched it."""
+    res = launch(ordo_command(program, *args, np=np), env, timeout, program)
+    return _records(res, program)
+
+
+def mpi_command(impl: str, program: str, *args: str, np: int = 2) -> list[str]:
+    """The command that runs bin/<program>.<impl> (the same source built with
+    mpicc.<impl>) under that MPI's own mpirun, ranks bound to cores as
+    ordorun binds them."""
     exe = build_dir() / "bin" / f"{program}.{impl}"
     mpirun = shutil.which(f"mpirun.{impl}")
     if mpirun is None or not exe.exists():
@@ -82,15 +185,16 @@ def run_mpi(impl: str, program: str, *args: str, np: int = 2, env: dict | None =
             cmd += ["--allow-run-as-root"]
     else:
         cmd += ["-bind-to", "core"]
-    cmd += [str(exe), *args]
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                             env=dict(os.environ, **(env or {})))
-    except subprocess.TimeoutExpired as e:
-        raise BenchError(f"{exe.name} did not finish in {timeout:.0f} s") from e
-    if out.returncode != 0:
-        raise BenchError(f"{exe.name} failed with status {out.returncode}:\n{out.stderr.strip()}")
-    return [validate(json.loads(line)) for line in out.stdout.splitlines() if line.startswith("{")]
+    return cmd + [str(exe), *args]
+
+
+def run_mpi(impl: str, program: str, *args: str, np: int = 2, env: dict | None = None,
+            timeout: float = DEFAULT_TIMEOUT) -> list[dict]:
+    """Run bin/<program>.<impl> under mpirun.<impl>; return its validated
+    records, each with the exact command that launched it."""
+    cmd = mpi_command(impl, program, *args, np=np)
+    return _records(launch(cmd, env, timeout, Path(cmd[-1 - len(args)]).name),
+                    f"{program}.{impl}")
 
 
 def _free_port() -> int:

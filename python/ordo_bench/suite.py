@@ -32,6 +32,11 @@ class Narrowing:
     orders: tuple[str, ...] | None = None
 
 
+# Seconds one program may run for one point, per suite: a few times the
+# longest point's length on a 2-core machine (--timeout overrides it).
+STEP_TIMEOUT = {"quick": 60.0, "paper": 300.0, "full": 600.0}
+
+
 # Programs whose --window / --pairs the narrowing options pass on; a job that
 # is itself a point of a window sweep (Job.window) is kept or dropped instead,
 # and so is a job whose ranks form pairs (fig2: --pairs P keeps np = 2P).
@@ -100,7 +105,7 @@ def plan(experiments: list[Experiment], suite: str, impls: tuple[str, ...],
     return steps, skipped
 
 
-def _run_step(step: Step, suite: str, narrow: Narrowing) -> list[dict]:
+def _run_step(step: Step, suite: str, narrow: Narrowing, timeout: float) -> list[dict]:
     job = step.job
     args = list(job.options(suite))
     if step.size is not None:
@@ -113,10 +118,10 @@ def _run_step(step: Step, suite: str, narrow: Narrowing) -> list[dict]:
     if job.program in _PAIRS_ARE_RANKS and narrow.np and narrow.np % 2:
         raise BenchError(f"{job.program} pairs its ranks: --np {narrow.np} is odd")
     if step.impl == "ordo":
-        recs = run_ordo(job.program, *args, np=np, env=dict(job.env), timeout=900)
+        recs = run_ordo(job.program, *args, np=np, env=dict(job.env), timeout=timeout)
     else:
         recs = run_mpi(step.impl, job.program, *args, np=np, env=dict(job.mpi_env),
-                       timeout=900)
+                       timeout=timeout)
     if narrow.orders:
         recs = [r for r in recs if r.get("order") is None or r["order"] in narrow.orders]
     return recs
@@ -128,10 +133,14 @@ def default_out() -> Path:
 
 def run(experiments: list[Experiment], suite: str = "quick",
         impls: tuple[str, ...] = IMPLS, out: Path | None = None,
-        narrow: Narrowing | None = None, console=None) -> Path:
+        narrow: Narrowing | None = None, console=None, timeout: float | None = None) -> Path:
     """Run the steps with a progress bar; a failing step is recorded (its
-    stderr kept) and the run goes on.  Returns the output directory."""
+    whole stderr kept) and the run goes on; a step past its time limit is
+    killed with all its processes.  results/latest points at the run only
+    when it measured something and nothing failed.  Returns the output
+    directory."""
     narrow = narrow or Narrowing()
+    timeout = timeout or STEP_TIMEOUT.get(suite, 120.0)
     out = out or default_out()
     out.mkdir(parents=True, exist_ok=True)
     steps, skipped = plan(experiments, suite, impls, narrow)
@@ -153,7 +162,7 @@ def run(experiments: list[Experiment], suite: str = "quick",
             label = f"{step.experiment} {step.impl}" + (f" {step.size} B" if step.size else "")
             bar.update(task, description=label)
             try:
-                got = _run_step(step, suite, narrow)
+                got = _run_step(step, suite, narrow, timeout)
                 for r in got:
                     r["suite"] = suite
                 records += got
@@ -174,11 +183,14 @@ def run(experiments: list[Experiment], suite: str = "quick",
         "experiments": [e.id for e in experiments],
         "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),
         "seconds": round(time.time() - started, 1),
-        "cores": os.cpu_count(), "skipped": skipped, "errors": errors,
+        "cores": os.cpu_count(), "step_timeout_s": timeout,
+        "skipped": skipped, "errors": errors,
         "narrowing": {k: v for k, v in vars(narrow).items() if v is not None},
     }
     (out / "run.json").write_text(json.dumps(manifest, indent=2) + "\n")
     latest = out.parent / "latest"
+    if errors or not records:
+        return out          # the last good run stays the latest
     if out.parent.name == "results" or latest.is_symlink():
         if latest.is_symlink() or latest.exists():
             latest.unlink()

@@ -50,8 +50,10 @@ def test_program_emits_valid_records(bindir, impl, program):
     if impl == "ordo":
         recs = run_ordo(program, *args)
     else:
-        if not (bindir / f"{program}.{impl}").exists():
-            pytest.skip(f"{impl} is not installed here, so {program}.{impl} is not built")
+        # make test installs both MPIs, and the build makes every program for each
+        assert (bindir / f"{program}.{impl}").exists(), (
+            f"{program}.{impl} is not built: install {impl} (scripts/deps.sh peers) and "
+            "run make")
         recs = run_mpi(impl, program, *args, env=dict(OSC))
     assert recs, f"{program} ({impl}) printed no records"
     for r in recs:                      # run_* validated each against the schema
@@ -93,3 +95,17 @@ def test_validator_refuses_bad_records(bindir):
     del bad["env"]
     with pytest.raises(BenchError, match="env"):
         validate(bad)
+    for field in ("iters", "build", "timestamp"):
+        bad = copy.deepcopy(good)
+        del bad[field]
+        with pytest.raises(BenchError, match=field):
+            validate(bad)
+
+
+def test_json_strings_are_escaped(bindir, monkeypatch):
+    """A recorded setting holding quotes, a tab and a newline (as MPICH's version
+    string holds tabs) is written as valid JSON and read back unchanged."""
+    os.environ.setdefault("ORDO_BUILD", str(bindir.parent))
+    odd = 'a"b\\c\td\ne'
+    (r,) = run_ordo("latency", *TINY, "--iters", "20", env={"UCX_TLS": odd})
+    assert r["env"]["settings"]["UCX_TLS"] == odd

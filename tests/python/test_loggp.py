@@ -56,9 +56,9 @@ def test_fit_recovers_known_parameters():
 
 def test_one_sided_uses_the_default_order_for_ordo():
     recs = [rec("put_latency", "one-sided", s, "latency_us", LAT + 2 * OVH + s * G_BYTE, "ordo",
-                variant="put+flush", order=order)
+                variant="pingpong", order=order)
             for s in (8, 4096) for order in ("default",)]
-    recs += [rec("put_latency", "one-sided", 8, "latency_us", 99.0, "ordo", variant="put+flush",
+    recs += [rec("put_latency", "one-sided", 8, "latency_us", 99.0, "ordo", variant="pingpong",
                  order="strict")]
     recs.append(rec("overlap", "one-sided", 8, "time_us", OVH, "ordo", variant="put-issue"))
     (f,) = loggp.fit(recs)
@@ -85,5 +85,17 @@ def test_fit_records_validate():
     assert {r["variant"] for r in recs} == set(loggp.PARAMS)
     for r in recs:
         validate(r)
-        assert r["derived_from"] and r["unit"] == ("us/B" if r["variant"].startswith("G")
-                                                   else "us")
+        per_byte = r["variant"].startswith("G")
+        assert r["derived_from"] and r["unit"] == ("us/B" if per_byte else "us")
+        assert r["metric"] == ("time_per_byte_us" if per_byte else "time_us")
+
+
+def test_latency_below_twice_the_overhead_leaves_l_undetermined_not_zero():
+    recs = two_sided()
+    for r in recs:
+        if r["experiment"] == "overlap":
+            r["value"] = r["stats"]["median"] = 10.0      # 2o far above the latency
+    (f,) = loggp.fit(recs)
+    assert "L" not in f.values and "2o" in f.undetermined["L"]
+    head, rows = loggp.table([f])
+    assert rows[0][head.index("L (us)")] == "n/d"

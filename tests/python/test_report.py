@@ -170,3 +170,20 @@ def test_one_sided_bandwidth_sizes_are_among_two_sided_ones():
     put = next(j for j in BY_ID["bw"].jobs if j.program == "put_bw")
     for suite in ("quick", "paper", "full"):
         assert set(put.sizes[suite]) <= set(bw.sizes[suite]), suite
+
+
+def test_compare_sorts_sizes_as_numbers_and_keeps_series_of_one_run(run_dir, tmp_path):
+    other = tmp_path / "other"
+    shutil.copytree(FIXTURE, other)
+    path = other / "results.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    extra = dict(next(r for r in recs if r["experiment"] == "latency"), variant="only-b")
+    recs = [r for r in recs if not (r["experiment"] == "barrier" and r["variant"] == "tree")]
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs + [extra]))
+    head, rows = report.compare(run_dir, other)
+    ratio = head.index("B/A")
+    assert any(r[0] == "barrier" and "tree" in r[1] and r[ratio] == "only in A" for r in rows)
+    assert any("only-b" in r[1] and r[ratio] == "only in B" for r in rows)
+    for exp_series in {(r[0], r[1]) for r in rows}:
+        sizes = [int(r[2]) for r in rows if (r[0], r[1]) == exp_series]
+        assert sizes == sorted(sizes), exp_series

@@ -1,0 +1,91 @@
+"""The runner: a program past its time limit is killed with every process
+of its launch (launcher, ranks, their children), nothing is left running,
+and the records carry the command that launched them."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+
+import pytest
+from ordo_bench.cli import main
+from ordo_bench.runner import BenchError, launch, run_ordo
+
+
+def _alive(pids):
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    out.append(pid)
+        except OSError:
+            pass
+    return out
+
+
+def test_a_hanging_program_is_killed_with_its_children(tmp_path):
+    pidfile = tmp_path / "pids"
+    # a "launcher" whose "ranks" ignore SIGTERM and never end
+    script = (f"trap '' TERM; (trap '' TERM; echo $BASHPID >> {pidfile}; "
+              f"while :; do sleep 0.1; done) & echo $$ >> {pidfile}; wait")
+    t0 = time.monotonic()
+    with pytest.raises(BenchError, match="did not finish in 1 s"):
+        launch(["bash", "-c", script], timeout=1, name="hang")
+    assert time.monotonic() - t0 < 15
+    pids = [int(p) for p in pidfile.read_text().split()]
+    assert len(pids) == 2
+    assert _alive(pids) == []
+
+
+def test_processes_left_by_a_launcher_that_exited_are_killed(tmp_path):
+    pidfile = tmp_path / "pids"
+    res = launch(["bash", "-c", f"(sleep 300 & echo $! > {pidfile}); exit 0"], timeout=30)
+    assert res.returncode == 0
+    assert _alive([int(pidfile.read_text())]) == []
+
+
+@pytest.mark.parametrize("impl", ["openmpi", "mpich"])
+def test_a_hanging_mpi_job_leaves_no_rank_behind(impl, tmp_path):
+    mpirun = shutil.which(f"mpirun.{impl}")
+    if mpirun is None:
+        pytest.fail(f"mpirun.{impl} is not installed: make test installs it")
+    cmd = [mpirun, "-n", "2"] + (["--allow-run-as-root", "--oversubscribe"]
+                                 if impl == "openmpi" else [])
+    marker = f"ordo-hang-{os.getpid()}-{impl}"
+    with pytest.raises(BenchError, match="did not finish"):
+        launch(cmd + ["bash", "-c", f"exec -a {marker} sleep 300"], timeout=3)
+    time.sleep(0.5)
+    left = [p for p in os.listdir("/proc") if p.isdigit() and _alive([int(p)])
+            and marker in _cmdline(p)]
+    assert left == []
+
+
+def _cmdline(pid: str) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def test_records_carry_their_launch_command_and_build(bindir):
+    os.environ.setdefault("ORDO_BUILD", str(bindir.parent))
+    (r,) = run_ordo("latency", "--trials", "2", "--iters", "50", "--warmup", "5")
+    assert r["launch"][0].endswith("ordorun") and r["launch"][-6:] == [
+        "--trials", "2", "--iters", "50", "--warmup", "5"]
+    assert r["iters"] == 50 and r["warmup"] == 5 and r["stats"]["trials"] == 2
+    assert r["build"]["commit"] and r["build"]["compiler"] and r["timestamp"].endswith("Z")
+    assert len(r["env"]["bindings"]) == 2
+
+
+@pytest.mark.parametrize("args,what", [
+    (["--np", "0"], "--np"), (["--order", "bogus"], "--order"), (["--sizes", "-5"], "--sizes"),
+    (["--sizes", "8,x"], "--sizes"), (["--window", "0"], "--window"),
+    (["--timeout", "0"], "--timeout")])
+def test_bad_run_options_are_refused_by_name(args, what, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["run", "latency", *args])
+    assert e.value.code == 2
+    assert what in capsys.readouterr().err
