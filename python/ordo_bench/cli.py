@@ -52,7 +52,8 @@ def _orders(text: str) -> tuple[str, ...]:
 
 def _print_table(console, title: str, head: list[str], rows: list[list[str]]) -> None:
     from rich.table import Table
-    t = Table(title=title, title_justify="left")
+    console.print(f"[bold]{title}[/bold]")
+    t = Table()
     for h in head:
         t.add_column(h)
     for row in rows:
@@ -96,17 +97,25 @@ def cmd_run(args, console) -> int:
 
 
 def _report(out: Path, console) -> int:
+    """Write the report of out and print it: machine, summary, failures,
+    claims, LogGP and an OSU-style table per experiment.  Returns the
+    number of failed points."""
     from .report import write
     tables = write(out)
     console.print(f"Machine: {tables['machine']}")
+    console.print(tables["method"], markup=False)
     if tables["warning"]:
         console.print(f"[yellow]Warning:[/yellow] {tables['warning']}")
-    _print_table(console, "Claims of the papers", *tables["claims"])
-    _print_table(console, "Headline figures", *tables["headline"])
+    for title, head, rows in tables["osu"]:
+        _print_table(console, title, head, rows)
     if tables["loggp"][1]:
         _print_table(console, "LogGP parameters", *tables["loggp"])
-    for exp, impl, err in tables["errors"]:
-        console.print(f"[red]failed[/red] {exp} ({impl}): {err}")
+    _print_table(console, "Claims of the papers", *tables["claims"])
+    _print_table(console, "Summary: median [95% CI]", *tables["summary"])
+    for what, err, tail in tables["errors"]:
+        console.print(f"[red]failed[/red] {what}: {err}")
+        if tail:
+            console.print(tail, markup=False, highlight=False)
     console.print(f"{len(tables['skipped'])} skipped (see the report). "
                   f"Report: {out / 'report.html'} and {out / 'report.md'}")
     return len(tables["errors"])
@@ -164,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("demo", help="put/get rates per ordering mode")
     sub.add_parser("peers", help="ordo next to ucx_perftest, Open MPI and memcpy")
     args = parser.parse_args(argv)
-    console = Console()
+    # a pipe or a log file gets wide tables rather than rich's 80 columns
+    console = Console() if sys.stdout.isatty() else Console(width=200)
     if args.cmd == "demo":
         return demo.main()
     if args.cmd == "peers":

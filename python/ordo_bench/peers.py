@@ -96,7 +96,7 @@ def measure_sync(mpi: str = "openmpi") -> dict:
 
 def measure() -> dict:
     lat = next(r["value"] for r in run_ordo("put_latency", "--iters", "200000", "--trials", "7")
-               if r["order"] == "default")
+               if r["order"] == "default" and r["variant"] == "pingpong")
     ucx_lat = run_ucx_perftest("ucp_put_lat", 8, 200000)
     rate = {r["order"]: r["value"] for r in
             run_ordo("put_rate", "--iters", "40000", "--trials", "7", "--window", "64")

@@ -1,0 +1,275 @@
+"""What the report says at the top: the summary table (one row per headline
+measure, one column per library, ordo against the best peer) and the claims
+of the papers, each computed on a fixed, named pair of series at a fixed
+size, with its 95% interval (stats).  Nothing here picks "the best of the
+variants measured": a claim whose series are missing from the run says
+which it needs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import stats
+from .stats import Ratio
+
+KiB, MiB = 1024, 1 << 20
+PEERS = ("openmpi", "mpich")
+LIBRARIES = ("ordo",) + PEERS
+
+# The sizes the claims are stated at; every suite's sweeps hold them
+# (experiments.py).
+CLAIM_SIZES = {"rate_small": 8, "rate_2k": 2 * KiB, "bandwidth": 2 * MiB, "fig2": 64 * KiB,
+               "overlap": MiB, "transpose": 64 * KiB, "stream": 8 * MiB, "regcost": 2 * MiB,
+               "halo": 8}
+
+
+def measured(records: list[dict]) -> list[dict]:
+    return [r for r in records if r.get("value") is not None and "derived_from" not in r]
+
+
+def find(records: list[dict], **match) -> dict | None:
+    """The one measured record matching every field given (np 2 unless
+    named); None when the run lacks it."""
+    match.setdefault("np", 2)
+    hits = [r for r in measured(records) if all(r.get(k) == v for k, v in match.items())]
+    return hits[0] if hits else None
+
+
+def oversubscribed(r: dict) -> bool:
+    cores = (r.get("env") or {}).get("cores") or 0
+    return bool(cores) and r["np"] > cores
+
+
+# ------------------------------------------------------------------ summary
+
+@dataclass(frozen=True)
+class Measure:
+    name: str
+    better: str                        # "higher" or "lower"
+    unit: str
+    match: dict                        # fields every library's record has
+    ordo: dict                         # ... and ordo's (its ordering mode, algorithm)
+    mpi: dict                          # ... and an MPI's
+
+
+HEADLINE = (
+    Measure("Latency, 8 B (osu_latency)", "lower", "µs",
+            {"experiment": "latency", "size": 8}, {}, {}),
+    Measure("Bandwidth, 2 MiB, W=64 (osu_bw)", "higher", "MB/s",
+            {"experiment": "bw", "size": 2 * MiB, "paradigm": "two-sided"}, {}, {}),
+    Measure("Message rate, 8 B, W=64 (osu_mbw_mr)", "higher", "M msg/s",
+            {"experiment": "msgrate", "paradigm": "two-sided", "size": 8, "window": 64,
+             "pairs": 1}, {}, {}),
+    Measure("Put latency, 8 B, put + flush (osu_put_latency)", "lower", "µs",
+            {"experiment": "put_latency", "variant": "one-way", "size": 8},
+            {"order": "default"}, {}),
+    Measure("Put rate, 8 B, W=64, flush per window", "higher", "M msg/s",
+            {"experiment": "msgrate", "paradigm": "one-sided", "variant": "put", "size": 8,
+             "window": 64}, {"order": "default"}, {}),
+    Measure("Put bandwidth, 2 MiB (osu_put_bw, flush)", "higher", "MB/s",
+            {"experiment": "put_bw", "size": 2 * MiB, "paradigm": "one-sided"},
+            {"order": "default"}, {}),
+    Measure("Barrier, 2 ranks (osu_barrier)", "lower", "µs",
+            {"experiment": "barrier"}, {"variant": "shm"}, {"variant": "MPI_Barrier"}),
+    Measure("Halo, 8 partners, 8 B, Isend/Irecv", "lower", "µs",
+            {"experiment": "halo", "variant": "sendrecv", "pairs": 8, "size": 8}, {}, {}),
+    Measure("Halo, 8 partners, 8 B, lock-put-unlock", "lower", "µs",
+            {"experiment": "halo", "variant": "put-lock-shared-nb", "pairs": 8, "size": 8},
+            {}, {}),
+)
+
+
+@dataclass
+class Verdict:
+    """ordo against the best peer: speed-up (>1: ordo better) with its
+    interval, and the word for it."""
+    peer: str
+    speedup: Ratio
+
+    @property
+    def word(self) -> str:
+        if not self.speedup.differs:
+            return "no difference measured"
+        return "better" if self.speedup.value > 1 else "worse"
+
+    def text(self) -> str:
+        if not self.speedup.differs:
+            return f"no difference measured vs {self.peer} ({self.speedup.text()})"
+        return f"{self.word}: {self.speedup.text()} vs {self.peer}"
+
+
+def headline_record(records: list[dict], m: Measure, impl: str) -> dict | None:
+    extra = m.ordo if impl == "ordo" else m.mpi
+    return find(records, impl=impl, **m.match, **extra)
+
+
+def verdict(m: Measure, ordo: dict, peers: dict[str, dict]) -> Verdict | None:
+    """ordo against the best peer (by median) of those measured."""
+    if not peers:
+        return None
+    pick = max if m.better == "higher" else min
+    peer = pick(peers, key=lambda p: peers[p]["value"])
+    sp = stats.ratio(ordo, peers[peer]) if m.better == "higher" else \
+        stats.ratio(peers[peer], ordo)
+    return Verdict(peer, sp)
+
+
+def summary(records: list[dict], libraries: tuple[str, ...] = LIBRARIES
+            ) -> tuple[list[str], list[list[str]], list[str]]:
+    """Rows: measure | each library's median [95% interval] | ordo vs the
+    best peer.  Also returns each row's verdict word (for colouring)."""
+    head = ["measure", "unit"] + list(libraries) + ["ordo vs best peer (speed-up, 95% CI)"]
+    rows, words = [], []
+    for m in HEADLINE:
+        recs = {impl: headline_record(records, m, impl) for impl in libraries}
+        if not any(recs.values()):
+            continue
+        cells = [stats.value_text(r) if r else "–" for r in recs.values()]
+        peers = {p: r for p, r in recs.items() if p != "ordo" and r}
+        v = verdict(m, recs["ordo"], peers) if recs.get("ordo") else None
+        rows.append([f"{m.name} ({m.better} is better)", m.unit] + cells +
+                    [v.text() if v else "–"])
+        words.append(v.word if v else "")
+    return head, rows, words
+
+
+# ------------------------------------------------------------------ claims
+
+@dataclass
+class Claim:
+    claim: str
+    paper: str
+    measured: str
+    definition: str                  # the fixed pair of series and size
+    note: str = ""
+
+
+def _need(claim: str, paper: str, definition: str) -> Claim:
+    return Claim(claim, paper, "not in this run", definition,
+                 "the run lacks one of the two series")
+
+
+def _ratio_claim(claim: str, paper: str, definition: str, a: dict | None, b: dict | None,
+                 note: str = "") -> Claim:
+    if not (a and b):
+        return _need(claim, paper, definition)
+    r = stats.ratio(a, b)
+    words = r.text() + ("" if r.differs else ": no difference measured")
+    if oversubscribed(a) or oversubscribed(b):
+        note = "; ".join(x for x in (note, "oversubscribed") if x)
+    return Claim(claim, paper, words, definition, note)
+
+
+def _percent_claim(claim: str, paper: str, definition: str, a: dict | None, b: dict | None,
+                   how: str, note: str = "") -> Claim:
+    """a/b as a percentage: "less" is 100(1 - a/b), "more" 100(a/b - 1)."""
+    if not (a and b):
+        return _need(claim, paper, definition)
+    r = stats.ratio(a, b)
+    if how == "less":
+        v, lo, hi = (100 * (1 - x) for x in (r.value, r.hi, r.lo))
+    else:
+        v, lo, hi = (100 * (x - 1) for x in (r.value, r.lo, r.hi))
+    words = f"{v:+.0f}% [{lo:+.0f}%, {hi:+.0f}%]" + ("" if r.differs else
+                                                    ": no difference measured")
+    return Claim(claim, paper, words, definition, note)
+
+
+def claims(records: list[dict]) -> list[Claim]:
+    out = []
+    s = CLAIM_SIZES
+    # IPDPS'14: relaxed ordering, up to 4.6x the strict aggregate get bandwidth
+    fig2 = [r for r in measured(records) if r["experiment"] == "fig2" and r["impl"] == "ordo"]
+    pairs = max((r["pairs"] for r in fig2), default=1)
+    pick = {"experiment": "fig2", "impl": "ordo", "variant": "get", "size": s["fig2"],
+            "window": 64, "pairs": pairs, "np": 2 * pairs}
+    out.append(_ratio_claim(
+        "Relaxed vs strict ordering, aggregate get bandwidth", "up to 4.6x",
+        f"ordo fig2 get relaxed / strict, {s['fig2'] // KiB} KiB, W=64, {pairs} pair(s)",
+        find(records, **pick, order="relaxed"), find(records, **pick, order="strict")))
+    # PGAS'11: one-sided message rate 5x / 10x the two-sided one at 8 B / 2 KiB
+    for key, paper in (("rate_small", "5x"), ("rate_2k", "10x")):
+        size = s[key]
+        out.append(_ratio_claim(
+            f"One- vs two-sided message rate, {_bytes(size)}", paper,
+            f"ordo put (default order) / ordo isend, {_bytes(size)}, W=64, 1 pair",
+            find(records, experiment="msgrate", impl="ordo", variant="put", order="default",
+                 size=size, window=64),
+            find(records, experiment="msgrate", impl="ordo", paradigm="two-sided",
+                 size=size, window=64, pairs=1)))
+    # IPDPS'14: two-sided loses up to 30% of the bandwidth
+    out.append(_percent_claim(
+        "Bandwidth lost by two-sided vs one-sided", "up to 30%",
+        f"1 - ordo bw / ordo put_bw (default order), {_bytes(s['bandwidth'])}",
+        find(records, experiment="bw", impl="ordo", paradigm="two-sided",
+             size=s["bandwidth"]),
+        find(records, experiment="put_bw", impl="ordo", order="default",
+             size=s["bandwidth"], paradigm="one-sided"), "less"))
+    # Open MPI on Cray: atomic fan-in/fan-out barrier 39% faster than messages
+    tree = find(records, experiment="barrier", impl="ordo", variant="tree")
+    out.append(_percent_claim(
+        "Atomic (fan-in/fan-out) vs message barrier", "39% faster",
+        "1 - ordo tree / ordo dissemination barrier time, 2 ranks", tree,
+        find(records, experiment="barrier", impl="ordo", variant="dissemination"), "less"))
+    # Gropp & Thakur: lock-put-unlock halo 2x-10x faster than send/recv
+    for impl in LIBRARIES:
+        hal = {"experiment": "halo", "impl": impl, "pairs": 8, "size": s["halo"]}
+        a, b = find(records, **hal, variant="sendrecv"), \
+            find(records, **hal, variant="put-lock-shared-nb")
+        if impl == "ordo" or (a and b):
+            out.append(_ratio_claim(
+                "Lock-put-unlock vs send-recv halo", "2x to 10x",
+                f"{impl} halo sendrecv / put-lock-shared-nb time, 8 partners, {s['halo']} B",
+                a, b))
+    out += _pgas_claims(records)
+    return out
+
+
+def _pgas_claims(records: list[dict]) -> list[Claim]:
+    """PGAS'11 (overlap, FT, STREAM) and IPDPS'14 (registration)."""
+    out = []
+    s = CLAIM_SIZES
+    put = find(records, experiment="overlap", impl="ordo", variant="put", size=s["overlap"])
+    isend = find(records, experiment="overlap", impl="ordo", variant="isend",
+                 size=s["overlap"])
+    definition = f"ordo overlapped fraction, put and isend, {_bytes(s['overlap'])}"
+    if put and isend:
+        out.append(Claim("Overlap of large transfers: one-sided vs MPI", "PGAS ~1 vs MPI ~0",
+                         f"put {stats.value_text(put)} vs isend {stats.value_text(isend)}",
+                         definition, "1: the transfer hides wholly behind computation; 0: not "
+                                     "at all; below 0: overlapping made both slower"))
+    else:
+        out.append(_need("Overlap of large transfers: one-sided vs MPI", "PGAS ~1 vs MPI ~0",
+                         definition))
+    ft = "FT transpose with gets instead of alltoall"
+    for impl in LIBRARIES:
+        tr = {"experiment": "transpose", "impl": impl, "size": s["transpose"]}
+        a, g = find(records, **tr, variant="alltoall"), find(records, **tr, variant="get")
+        if impl == "ordo" or (a and g):
+            out.append(_ratio_claim(ft, "2.6x at 16K cores",
+                                    f"{impl} transpose alltoall / get time, "
+                                    f"{_bytes(s['transpose'])} blocks, 2 ranks", a, g))
+    out.append(_ratio_claim(
+        "STREAM triad over one-sided: pipelined vs naive", "over 3x",
+        f"ordo stream triad-pipelined / triad-naive, {_bytes(s['stream'])} arrays",
+        find(records, experiment="stream", impl="ordo", variant="triad-pipelined",
+             size=s["stream"]),
+        find(records, experiment="stream", impl="ordo", variant="triad-naive",
+             size=s["stream"]),
+        "pipelining needs spare cores for the copy engines"))
+    out.append(_percent_claim(
+        "Get into non-shared (unregistered) memory vs shared", "about -7%",
+        f"ordo regcost get-non-shared / get-shared bandwidth, {_bytes(s['regcost'])}",
+        find(records, experiment="regcost", impl="ordo", variant="get-non-shared",
+             size=s["regcost"]),
+        find(records, experiment="regcost", impl="ordo", variant="get-shared",
+             size=s["regcost"]), "more"))
+    return out
+
+
+def _bytes(n: int) -> str:
+    if n >= MiB and n % MiB == 0:
+        return f"{n // MiB} MiB"
+    if n >= KiB and n % KiB == 0:
+        return f"{n // KiB} KiB"
+    return f"{n} B"
