@@ -36,7 +36,7 @@ int main(int argc, char **argv)
             bench_point_t p = {.experiment = "alltoall", .impl = BENCH_IMPL,
                                .paradigm = one_sided ? "one-sided" : "two-sided", .variant = v,
                                .np = np, .pairs = 0, .window = 1, .size = size,
-                               .metric = "time_us", .unit = "us"};
+                               .metric = "time_us", .unit = "us", .iters = iters};
             bench_emit(&p, samples, o.trials);
         }
         free(sbuf);

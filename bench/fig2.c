@@ -94,7 +94,8 @@ int main(int argc, char **argv)
                                    .paradigm = v == 2 ? "two-sided" : "one-sided",
                                    .variant = variants[v], .order = v == 2 ? NULL : bc_order_name(m),
                                    .np = np, .pairs = pairs, .window = W, .size = o.size,
-                                   .metric = "bandwidth_MBps", .unit = "MB/s"};
+                                   .metric = "bandwidth_MBps", .unit = "MB/s", .iters = iters,
+                                   .warmup = iters / 10 + 1};
                 bench_emit(&p, samples, o.trials);
             }
         }

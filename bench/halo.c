@@ -229,7 +229,8 @@ int main(int argc, char **argv)
                 bench_point_t p = {.experiment = "halo", .impl = BENCH_IMPL,
                                    .paradigm = var->paradigm, .variant = var->name,
                                    .np = np, .pairs = partners, .window = 1,
-                                   .size = sizes[si], .metric = "time_us", .unit = "us"};
+                                   .size = sizes[si], .metric = "time_us", .unit = "us",
+                                   .iters = iters};
                 if (var->run == NULL) {
                     if (me == 0)
                         bench_skip(&p, "no persistent requests in this library");

@@ -146,7 +146,8 @@ int main(int argc, char **argv)
             bench_point_t p = {.experiment = "overlap", .impl = BENCH_IMPL,
                                .paradigm = c.two_sided ? "two-sided" : "one-sided",
                                .variant = name, .np = np, .pairs = np / 2, .window = 1,
-                               .size = o.size, .metric = "fraction", .unit = "1"};
+                               .size = o.size, .metric = "fraction", .unit = "1",
+                               .iters = iters, .warmup = iters / 10 + 1};
             bench_emit(&p, frac, o.trials);
             p.variant = issue_name;
             p.metric = "time_us";

@@ -29,13 +29,13 @@
 static const char *const get_variants[] = {"get-shared", "get-non-shared", "get-target-created"};
 
 static void emit(const char *variant, const char *metric, const char *unit, size_t size, int np,
-                 int pairs, int W, const double *samples, int n)
+                 int pairs, int W, int iters, int warmup, const double *samples, int n)
 {
     if (bc_rank() != 0)
         return;
     bench_point_t p = {.experiment = "regcost", .impl = BENCH_IMPL, .paradigm = "one-sided",
                        .variant = variant, .np = np, .pairs = pairs, .window = W, .size = size,
-                       .metric = metric, .unit = unit};
+                       .metric = metric, .unit = unit, .iters = iters, .warmup = warmup};
     bench_emit(&p, samples, n);
 }
 
@@ -118,8 +118,8 @@ static void creation(const bench_opts_t *o, int kind, double *made, double *free
         MPI_Win_free(&dyn);
 #endif
     free(mem);
-    emit(name, "time_us", "us", o->size, np, 0, 1, made, o->trials);
-    emit(free_name, "time_us", "us", o->size, np, 0, 1, freed, o->trials);
+    emit(name, "time_us", "us", o->size, np, 0, 1, iters, o->warmup, made, o->trials);
+    emit(free_name, "time_us", "us", o->size, np, 0, 1, iters, o->warmup, freed, o->trials);
 }
 
 static double get_trial(bc_win_t *w, char *dst, size_t size, int W, int partner, int iters)
@@ -161,7 +161,8 @@ static void registered(const bench_opts_t *o, double *samples)
                          get_trial(&target, dst, o->size, W, partner, iters);
         bc_unlock_all(&target);
         bc_barrier();
-        emit(get_variants[v], "bandwidth_MBps", "MB/s", o->size, np, pairs, W, samples, o->trials);
+        emit(get_variants[v], "bandwidth_MBps", "MB/s", o->size, np, pairs, W, iters,
+             iters / 10 + 1, samples, o->trials);
         if (v == 0)
             bc_win_free(&dstwin);
         else

@@ -173,7 +173,8 @@ int main(int argc, char **argv)
                 continue;
             for (int bw = 0; bw <= 1; bw++) {
                 int w = bw ? W : 1, iters = bw ? bw_iters : lat_iters;
-                run(&c, m, w, bw ? bw_iters / 10 + 1 : bench_scaled_iters(o.warmup, o.size));
+                int warm = bw ? bw_iters / 10 + 1 : bench_scaled_iters(o.warmup, o.size);
+                run(&c, m, w, warm);
                 int pingpong = !bw && (m == FENCE || m == PSCW);
                 for (int t = 0; t < o.trials; t++) {
                     double us = run(&c, m, w, iters);
@@ -185,7 +186,8 @@ int main(int argc, char **argv)
                                        .paradigm = "one-sided", .variant = name, .np = 2,
                                        .pairs = 1, .window = w, .size = o.size,
                                        .metric = bw ? "bandwidth_MBps" : "latency_us",
-                                       .unit = bw ? "MB/s" : "us"};
+                                       .unit = bw ? "MB/s" : "us", .iters = iters,
+                                       .warmup = warm};
                     bench_emit(&p, samples, o.trials);
                 }
             }

@@ -149,7 +149,7 @@ int main(int argc, char **argv)
                 bench_point_t p = {.experiment = "stream", .impl = BENCH_IMPL,
                                    .paradigm = "one-sided", .variant = name, .np = np,
                                    .pairs = np / 2, .window = 1, .size = o.size,
-                                   .metric = "bandwidth_MBps", .unit = "MB/s"};
+                                   .metric = "bandwidth_MBps", .unit = "MB/s", .iters = iters};
                 bench_emit(&p, samples, o.trials);
             }
         }

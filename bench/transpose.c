@@ -132,7 +132,7 @@ int main(int argc, char **argv)
                                .paradigm = v ? "one-sided" : "two-sided",
                                .variant = variants[v], .np = c.np,
                                .pairs = 0, .window = 1, .size = o.size, .metric = "time_us",
-                               .unit = "us"};
+                               .unit = "us", .iters = iters};
             bench_emit(&p, samples, o.trials);
         }
     }

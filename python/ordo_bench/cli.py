@@ -133,16 +133,18 @@ def cmd_report(args, console) -> int:
 
 
 def cmd_compare(args, console) -> int:
-    from .report import compare
+    from .report import compare, compare_claims
     try:
         head, rows = compare(Path(args.a), Path(args.b))
     except FileNotFoundError as e:
         console.print(f"ordo-bench: {e}")
         return 2
     if not rows:
-        console.print("ordo-bench: the two runs have no point in common")
+        console.print("ordo-bench: neither run measured anything")
         return 1
     _print_table(console, f"A = {args.a}, B = {args.b}", head, rows)
+    _print_table(console, "Claims of the papers in both runs", *compare_claims(Path(args.a),
+                                                                                Path(args.b)))
     return 0
 
 

@@ -17,6 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from . import stats
+from .claims import measured, oversubscribed
 from .experiments import BY_ID
 
 # metric -> (what, unit, which way is better)
@@ -81,17 +82,8 @@ def _style_key(r: dict, panel_by_variant: bool) -> str:
     return " ".join(parts) or r.get("paradigm") or ""
 
 
-def _lib_rank(impl: str) -> int:
+def library_rank(impl: str) -> int:
     return _LIB_ORDER.index(impl) if impl in _LIB_ORDER else len(_LIB_ORDER)
-
-
-def _measured(records: list[dict]) -> list[dict]:
-    return [r for r in records if r.get("value") is not None and "derived_from" not in r]
-
-
-def _oversubscribed(r: dict) -> bool:
-    cores = (r.get("env") or {}).get("cores") or 0
-    return bool(cores) and r["np"] > cores
 
 
 def _panels(exp: str, recs: list[dict], sweep: bool) -> tuple[list[tuple], bool]:
@@ -137,7 +129,7 @@ def draw(records: list[dict], out: Path) -> list[tuple[str, str, str]]:
     out.mkdir(parents=True, exist_ok=True)
     made = []
     groups: dict[tuple, list[dict]] = defaultdict(list)
-    for r in _measured(records):
+    for r in measured(records):
         groups[(r["experiment"], r["metric"], r["unit"])].append(r)
     for (exp, metric, unit), recs in sorted(groups.items()):
         sizes = sorted({r["size"] for r in recs})
@@ -157,7 +149,7 @@ def draw(records: list[dict], out: Path) -> list[tuple[str, str, str]]:
             series: dict[tuple, list[dict]] = defaultdict(list)
             for r in mine:
                 series[(r["impl"], _style_key(r, by_variant), r["np"])].append(r)
-            order = sorted(series, key=lambda k: (_lib_rank(k[0]), k[1], k[2]))
+            order = sorted(series, key=lambda k: (library_rank(k[0]), k[1], k[2]))
             if sweep:
                 for k in order:
                     pts = sorted(series[k], key=lambda r: r["size"])
@@ -208,7 +200,7 @@ def draw(records: list[dict], out: Path) -> list[tuple[str, str, str]]:
         if len({r["metric"] for r in records if r.get("experiment") == exp}) > 1:
             title += f": {ylabel.split(' (')[0]}"
         title += f" — {better}" if better else ""
-        if any(_oversubscribed(r) for r in recs):
+        if any(oversubscribed(r) for r in recs):
             title += " (oversubscribed: not a speed figure)"
         fig.suptitle("\n".join(textwrap.wrap(title, int(width * 11))), fontsize=11)
         if handles:

@@ -83,7 +83,7 @@ def osu_tables(records: list[dict]) -> list[tuple[str, list[str], list[list[str]
             def col(r: dict, named: bool = variant is None) -> tuple:
                 return (r["impl"], (r.get("variant") or "") if named else "",
                         r.get("order") or "")
-            cols = sorted({col(r) for r in mine}, key=lambda c: (figures._lib_rank(c[0]), c))
+            cols = sorted({col(r) for r in mine}, key=lambda c: (figures.library_rank(c[0]), c))
             by = {(col(r), r["size"]): r["value"] for r in mine}
             sizes = sorted({r["size"] for r in mine})
             where = ", ".join(x for x in (variant or "", f"{pairs} pairs" if pairs > 1 else "",
@@ -274,3 +274,16 @@ def compare(dir_a: Path, dir_b: Path) -> tuple[list[str], list[list[str]]]:
             ratio = "only in A" if ra else "only in B"
         rows.append([k[0], series_label(k[1]), str(k[2]), va, vb, ratio, unit])
     return ["experiment", "series", "size (B)", "A", "B", "B/A", "unit"], rows
+
+
+def compare_claims(dir_a: Path, dir_b: Path) -> tuple[list[str], list[list[str]]]:
+    """The claims of two runs side by side, and whether their 95% intervals
+    overlap (two runs of one machine should agree on every claim)."""
+    a, _ = load(dir_a)
+    b, _ = load(dir_b)
+    rows = []
+    for ca, cb in zip(claims(a), claims(b)):
+        agree = ca.agrees_with(cb)
+        rows.append([ca.claim, ca.definition, ca.measured, cb.measured,
+                     {True: "yes", False: "NO", None: "-"}[agree]])
+    return ["claim", "computed as", "A", "B", "intervals overlap"], rows

@@ -184,8 +184,21 @@ def mpi_command(impl: str, program: str, *args: str, np: int = 2) -> list[str]:
         if os.geteuid() == 0:
             cmd += ["--allow-run-as-root"]
     else:
-        cmd += ["-bind-to", "core"]
+        cmd += ["-bind-to", _mpich_binding(np, os.cpu_count() or 1)]
     return cmd + [str(exe), *args]
+
+
+def _mpich_binding(np: int, cores: int) -> str:
+    """Hydra's -bind-to for np ranks.  One rank per core while they fit.
+    Beyond, MPICH (ch4:ucx) busy-polls without ever yielding, so a rank that
+    waits for a partner on its own core waits a scheduler tick (ms) per
+    message: the programs pair rank i with rank i + np/2, and each pair is
+    put across two cores instead of round-robin onto one."""
+    if np <= cores or cores < 2 or np % 2:
+        return "core"
+    half = np // 2
+    where = [i % cores for i in range(half)] + [(i + 1) % cores for i in range(half)]
+    return "user:" + ",".join(map(str, where))
 
 
 def run_mpi(impl: str, program: str, *args: str, np: int = 2, env: dict | None = None,
@@ -195,6 +208,45 @@ def run_mpi(impl: str, program: str, *args: str, np: int = 2, env: dict | None =
     cmd = mpi_command(impl, program, *args, np=np)
     return _records(launch(cmd, env, timeout, Path(cmd[-1 - len(args)]).name),
                     f"{program}.{impl}")
+
+
+_IDENTITY = ("experiment", "impl", "paradigm", "variant", "order", "np", "pairs", "window",
+             "size", "metric")
+
+
+def merge_launches(batches: list[list[dict]]) -> list[dict]:
+    """One record per point from the records of several launches of one
+    program: samples pooled (sample_launches says which launch each came
+    from), statistics recomputed as the C harness computes them, value the
+    median of all.  A point one launch skipped stays skipped."""
+    import numpy as np
+    merged: dict[tuple, dict] = {}
+    for k, batch in enumerate(batches):
+        for r in batch:
+            key = tuple(r.get(f) for f in _IDENTITY)
+            if key not in merged:
+                m = merged[key] = dict(r)
+                m["samples"], m["sample_launches"] = [], []
+            m = merged[key]
+            if r.get("value") is None:
+                continue
+            m["samples"] = m["samples"] + list(r["samples"])
+            m["sample_launches"] = m["sample_launches"] + [k] * len(r["samples"])
+    out = []
+    for m in merged.values():
+        if not m["samples"]:
+            m.pop("sample_launches")
+            out.append(m)
+            continue
+        s = np.asarray(m["samples"], float)
+        m["value"] = float(np.median(s))
+        m["stats"] = {"median": m["value"], "min": float(s.min()), "max": float(s.max()),
+                      "mean": float(s.mean()), "p99": float(np.percentile(s, 99)),
+                      "trials": len(s)}
+        m["launches"] = len(set(m["sample_launches"]))
+        m.pop("skipped", None)
+        out.append(validate(m))
+    return out
 
 
 def _free_port() -> int:

@@ -10,8 +10,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .experiments import IMPLS, Experiment, Job
-from .runner import BenchError, build_dir, run_mpi, run_ordo
+from .experiments import IMPLS, LAUNCHES, Experiment, Job
+from .runner import BenchError, build_dir, merge_launches, run_mpi, run_ordo
 
 
 @dataclass
@@ -117,11 +117,15 @@ def _run_step(step: Step, suite: str, narrow: Narrowing, timeout: float) -> list
     np = narrow.np or job.np
     if job.program in _PAIRS_ARE_RANKS and narrow.np and narrow.np % 2:
         raise BenchError(f"{job.program} pairs its ranks: --np {narrow.np} is odd")
-    if step.impl == "ordo":
-        recs = run_ordo(job.program, *args, np=np, env=dict(job.env), timeout=timeout)
-    else:
-        recs = run_mpi(step.impl, job.program, *args, np=np, env=dict(job.mpi_env),
-                       timeout=timeout)
+    batches = []
+    for _ in range(LAUNCHES.get(suite, 1)):
+        if step.impl == "ordo":
+            batches.append(run_ordo(job.program, *args, np=np, env=dict(job.env),
+                                    timeout=timeout))
+        else:
+            batches.append(run_mpi(step.impl, job.program, *args, np=np, env=dict(job.mpi_env),
+                                   timeout=timeout))
+    recs = merge_launches(batches)
     if narrow.orders:
         recs = [r for r in recs if r.get("order") is None or r["order"] in narrow.orders]
     return recs

@@ -69,6 +69,12 @@ def test_program_emits_valid_records(bindir, impl, program):
             "strict", "default", "relaxed"}
     if impl != "ordo":
         assert all(r["order"] is None for r in measured)
+    # the launcher bound each rank to a core (ordorun by itself, mpirun by --bind-to core),
+    # and every rank's binding is recorded, not rank 0's alone
+    for r in recs:
+        assert r["env"]["binding"] == "core", r["env"]
+        if r["impl"] != "memcpy":           # memcpy: np 1, measured inside a 2-rank job
+            assert len(r["env"]["bindings"]) == r["np"]
 
 
 def test_skipped_points_say_why(bindir):

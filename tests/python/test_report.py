@@ -40,9 +40,22 @@ def test_report_writes_figures_and_tables(run_dir):
     for exp in ("fig2", "rma_sync", "atomics", "regcost", "overlap", "transpose", "stream"):
         assert any(p.startswith(exp + "_") for p in pngs), exp
     assert "## LogGP parameters" in md and tables["loggp"][1]
-    # every skipped experiment is listed with its reason (MPICH: not installed)
-    assert all(row[2] for row in tables["skipped"])
-    assert "mpich is not installed" in md
+    # every skipped point is listed with its reason (ordo has no dynamic regions)
+    assert tables["skipped"] and all(row[2] for row in tables["skipped"])
+    assert "dynamic regions" in md
+    # the summary comes first: a row per headline measure, a column per library, each value
+    # with its interval, ordo against the best peer
+    assert md.index("## Summary") < md.index("## Claims of the papers") < md.index("## Figures")
+    head, rows = tables["summary"]
+    assert head[2:5] == ["ordo", "openmpi", "mpich"] and len(rows) >= 8
+    for row in rows:
+        assert all("[" in cell for cell in row[2:5]), row
+        assert any(w in row[5] for w in ("better", "worse", "no difference measured")), row
+        assert "is better" in row[0]
+    # the terminal's OSU-style tables: a row per size
+    osu = {title: (h, r) for title, h, r in tables["osu"]}
+    lat = next(v for t, v in osu.items() if t.startswith("latency:"))
+    assert lat[0][1:] == ["ordo", "openmpi", "mpich"] and len(lat[1]) >= 2
 
 
 def test_claims_are_computed_from_the_records(run_dir):
@@ -203,3 +216,20 @@ def test_compare_sorts_sizes_as_numbers_and_keeps_series_of_one_run(run_dir, tmp
     for exp_series in {(r[0], r[1]) for r in rows}:
         sizes = [int(r[2]) for r in rows if (r[0], r[1]) == exp_series]
         assert sizes == sorted(sizes), exp_series
+
+
+def test_claims_of_two_runs_agree_when_their_intervals_overlap(run_dir, tmp_path):
+    same = report.compare_claims(run_dir, run_dir)[1]
+    assert same and all(row[-1] in ("yes", "-") for row in same)
+    assert any(row[-1] == "yes" for row in same)
+    other = tmp_path / "other"
+    shutil.copytree(FIXTURE, other)
+    path = other / "results.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    for r in recs:           # the tree barrier ten times slower in B
+        if r["experiment"] == "barrier" and r.get("variant") == "tree" and r["impl"] == "ordo":
+            r["samples"] = [x * 10 for x in r["samples"]]
+            r["value"] *= 10
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    rows = {row[0]: row for row in report.compare_claims(run_dir, other)[1]}
+    assert rows["Atomic (fan-in/fan-out) vs message barrier"][-1] == "NO"

@@ -89,3 +89,27 @@ def test_bad_run_options_are_refused_by_name(args, what, capsys):
         main(["run", "latency", *args])
     assert e.value.code == 2
     assert what in capsys.readouterr().err
+
+
+def test_mpich_pairs_span_two_cores_when_oversubscribed():
+    from ordo_bench.runner import _mpich_binding
+    assert _mpich_binding(2, 2) == "core" and _mpich_binding(16, 16) == "core"
+    where = [int(c) for c in _mpich_binding(4, 2).removeprefix("user:").split(",")]
+    assert where == [0, 1, 1, 0]
+    where = [int(c) for c in _mpich_binding(8, 2).removeprefix("user:").split(",")]
+    assert all(where[i] != where[i + 4] for i in range(4))      # rank i and its partner
+    assert _mpich_binding(3, 2) == "core"                        # no pairs: round-robin
+
+
+def test_records_give_the_counts_the_program_ran(bindir):
+    """OSU's counts when none are given: 10000 after 100 up to 8 KiB, 1000
+    after 10 above (osu_latency); a program that scales its count by size
+    records the scaled one."""
+    os.environ.setdefault("ORDO_BUILD", str(bindir.parent))
+    (small,) = run_ordo("latency", "--trials", "2", "--size", "8")
+    (large,) = run_ordo("latency", "--trials", "2", "--size", "65536")
+    assert (small["iters"], small["warmup"]) == (10000, 100)
+    assert (large["iters"], large["warmup"]) == (1000, 10)
+    recs = run_ordo("fig2", "--trials", "2", "--iters", "1000", "--window", "4",
+                    "--size", "1048576")
+    assert recs and all(r["iters"] < 1000 for r in recs)

@@ -39,3 +39,41 @@ def test_one_trial_has_no_spread():
     p = point([3.0])
     assert stats.median_ci(p) == (3.0, 3.0)
     assert stats.ratio(p, point([1.5])).text() == "2.00x [2.00, 2.00]"
+
+
+def test_launch_to_launch_spread_widens_the_interval():
+    """Two launches that disagree (as two runs of one machine can) give an
+    interval that spans both, where trials alone would look precise."""
+    tight_a = [4.0, 4.01, 3.99, 4.02, 3.98]
+    tight_b = [7.0, 7.01, 6.99, 7.02, 6.98]
+    flat = point(tight_a + tight_b)
+    nested = dict(flat, sample_launches=[0] * 5 + [1] * 5)
+    lo_flat, hi_flat = stats.median_ci(flat)
+    lo, hi = stats.median_ci(nested)
+    assert lo <= 4.02 and hi >= 6.98
+    assert (hi - lo) >= (hi_flat - lo_flat)
+
+
+def test_merged_launches_pool_samples_and_recompute_statistics():
+    from ordo_bench.runner import merge_launches
+    env = {"library": "x", "cpu": "x", "cores": 2, "kernel": "x", "host": "x",
+           "binding": "core", "bindings": ["0", "1"], "settings": {}}
+
+    def rec(samples, variant="a", value=True):
+        return {"schema": "ordo-bench/1", "experiment": "latency", "impl": "ordo",
+                "paradigm": "two-sided", "variant": variant, "order": None, "np": 2,
+                "pairs": 1, "window": 1, "size": 8, "metric": "latency_us", "unit": "us",
+                "iters": 10, "warmup": 1, "timestamp": "t", "build": {"commit": "c",
+                "compiler": "cc", "flags": ""}, "env": env,
+                "value": float(np.median(samples)) if value else None,
+                "stats": {"median": 0, "min": 0, "max": 0, "mean": 0, "p99": 0,
+                          "trials": len(samples)} if value else None,
+                "samples": samples if value else [],
+                **({} if value else {"skipped": "why"})}
+    (m, s) = merge_launches([[rec([1.0, 2.0]), rec([], "b", False)],
+                             [rec([3.0, 4.0]), rec([], "b", False)]])
+    assert m["samples"] == [1.0, 2.0, 3.0, 4.0] and m["sample_launches"] == [0, 0, 1, 1]
+    assert m["value"] == 2.5 and m["stats"]["trials"] == 4 and m["launches"] == 2
+    assert m["stats"]["min"] == 1.0 and m["stats"]["p99"] == float(np.percentile(
+        [1, 2, 3, 4], 99))
+    assert s["value"] is None and s["skipped"] == "why"

@@ -38,3 +38,33 @@ def test_tiny_suite_end_to_end(bindir, tmp_path, monkeypatch):
     assert main(["compare", str(run), str(run)]) == 0
     assert main(["run", "no_such_experiment"]) == 2
     assert os.path.exists(run / "report.md")
+
+
+def test_a_failed_run_keeps_the_last_good_latest_and_report_exits_0(bindir, tmp_path,
+                                                                    monkeypatch):
+    monkeypatch.setenv("ORDO_BUILD", str(bindir.parent.resolve()))
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "barrier", "--impl", "ordo"]) == 0
+    good = (tmp_path / "results" / "latest").resolve()
+    # every point of the next run fails
+    from ordo_bench import suite
+    real = suite._run_step
+
+    def failing(step, *args, **kw):
+        raise suite.BenchError(f"{step.job.program} failed with status 2:\nline 1\nline 2")
+    monkeypatch.setattr(suite, "_run_step", failing)
+    import time
+    time.sleep(1.1)                       # a new results/<timestamp>
+    assert main(["run", "barrier", "--impl", "ordo"]) == 1
+    monkeypatch.setattr(suite, "_run_step", real)
+    assert (tmp_path / "results" / "latest").resolve() == good
+    runs = sorted(p for p in (tmp_path / "results").iterdir() if p.name != "latest")
+    failed = runs[-1]
+    manifest = json.loads((failed / "run.json").read_text())
+    assert manifest["errors"] and "line 2" in manifest["errors"][0]["error"]
+    # redrawing the failed run succeeds (exit 0), and its report lists the failures with
+    # the end of their stderr right under the summary
+    assert main(["report", str(failed)]) == 0
+    md = (failed / "report.md").read_text()
+    assert "point(s) failed" in md and "line 2" in md
+    assert md.index("point(s) failed") < md.index("## Claims of the papers")
