@@ -168,7 +168,7 @@ def draw(records: list[dict], out: Path) -> list[tuple[str, str, str]]:
                     handles.setdefault(label, h)
                 ax.set_xscale("log", base=2)
                 ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _bytes_tick(v)))
-                if metric != "fraction" and _spans_decades(recs):
+                if metric != "fraction" and _spans_decades(mine):
                     ax.set_yscale("log")
                     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: stats.fmt(v)))
                     ax.yaxis.set_minor_formatter(NullFormatter())

@@ -121,7 +121,9 @@ def machine(records: list[dict]) -> dict:
     env = next((r["env"] for r in records if r.get("env")), {})
     libs = {}
     for r in _measured(records):
-        libs.setdefault(r["impl"], (r.get("env") or {}).get("library", "?"))
+        if r["impl"] != "memcpy":           # a local copy, measured by ordo's build
+            text = (r.get("env") or {}).get("library", "?")
+            libs.setdefault(r["impl"], " ".join(text.split()))   # MPICH's holds a tab
     return {"cpu": env.get("cpu", "unknown"), "cores": env.get("cores", "?"),
             "kernel": env.get("kernel", "?"), "host": env.get("host", "?"),
             "binding": env.get("binding", "?"), "libraries": libs}
@@ -185,12 +187,14 @@ def write(run_dir: Path) -> dict:
     fail_cols = ["failed point", "error", "last lines of its stderr"]
     skip_cols = ["experiment", "impl", "why"]
     trials = sorted({r["stats"]["trials"] for r in _measured(records) if r.get("stats")})
+    launches = sorted({r.get("launches") or 1 for r in _measured(records)})
     libs = ", ".join(f"{k}: {v}" for k, v in m["libraries"].items())
     machine_line = (f"{m['cpu']}, {m['cores']} cores, kernel {m['kernel']}, host {m['host']}, "
                     f"ranks bound: {m['binding']}")
-    method = (f"Each value is the median of {'/'.join(map(str, trials)) or '?'} trials; "
-              "[brackets]: its 95% confidence interval (bootstrap over the trials); a ratio "
-              "whose interval holds 1 is shown as no difference measured.")
+    method = (f"Each value is the median of {'/'.join(map(str, trials)) or '?'} trials from "
+              f"{'/'.join(map(str, launches))} launch(es) of its program; [brackets]: its 95% "
+              "confidence interval (bootstrap over the launches, then the trials within "
+              "them); a ratio whose interval holds 1 is shown as no difference measured.")
     if manifest.get("suite") == "quick":
         method += (" This is the quick suite: few trials, so the intervals are wide; "
                    "run --suite paper for figures to quote.")
