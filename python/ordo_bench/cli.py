@@ -84,7 +84,7 @@ def cmd_run(args, console) -> int:
         console.print(f"ordo-bench: unknown --impl {', '.join(bad)}; known: {', '.join(IMPLS)}")
         return 2
     narrow = Narrowing(np=args.np, sizes=args.sizes, window=args.window, pairs=args.pairs,
-                       orders=args.order)
+                       orders=args.order, launches=args.launches)
     out = run(exps, args.suite, impls, Path(args.out) if args.out else None, narrow, console,
               timeout=args.timeout)
     measured = (out / "results.jsonl").read_text().strip()
@@ -163,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--window", type=_positive)
     r.add_argument("--pairs", type=_positive)
     r.add_argument("--order", type=_orders, help="ordering modes to keep: strict,default,relaxed")
+    r.add_argument("--launches", type=_positive,
+                   help="launches of each program per point, their trials pooled (default: "
+                        "3 quick, 10 paper and full)")
     r.add_argument("--timeout", type=_seconds,
                    help="seconds one program may run for one point before it and its ranks "
                         "are killed (default: 60 quick, 300 paper, 600 full)")

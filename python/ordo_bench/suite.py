@@ -30,6 +30,7 @@ class Narrowing:
     window: int | None = None
     pairs: int | None = None
     orders: tuple[str, ...] | None = None
+    launches: int | None = None          # launches per point (default: the suite's)
 
 
 # Seconds one program may run for one point, per suite: a few times the
@@ -118,7 +119,7 @@ def _run_step(step: Step, suite: str, narrow: Narrowing, timeout: float) -> list
     if job.program in _PAIRS_ARE_RANKS and narrow.np and narrow.np % 2:
         raise BenchError(f"{job.program} pairs its ranks: --np {narrow.np} is odd")
     batches = []
-    for _ in range(LAUNCHES.get(suite, 1)):
+    for _ in range(narrow.launches or LAUNCHES.get(suite, 1)):
         if step.impl == "ordo":
             batches.append(run_ordo(job.program, *args, np=np, env=dict(job.env),
                                     timeout=timeout))

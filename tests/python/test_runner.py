@@ -83,7 +83,7 @@ def test_records_carry_their_launch_command_and_build(bindir):
 @pytest.mark.parametrize("args,what", [
     (["--np", "0"], "--np"), (["--order", "bogus"], "--order"), (["--sizes", "-5"], "--sizes"),
     (["--sizes", "8,x"], "--sizes"), (["--window", "0"], "--window"),
-    (["--timeout", "0"], "--timeout")])
+    (["--timeout", "0"], "--timeout"), (["--launches", "0"], "--launches")])
 def test_bad_run_options_are_refused_by_name(args, what, capsys):
     with pytest.raises(SystemExit) as e:
         main(["run", "latency", *args])

@@ -13,7 +13,7 @@ def test_tiny_suite_end_to_end(bindir, tmp_path, monkeypatch):
     monkeypatch.setenv("ORDO_BUILD", str(bindir.parent.resolve()))
     monkeypatch.chdir(tmp_path)
     rc = main(["run", "latency", "barrier", "fig2", "--impl", "ordo", "--sizes", "8",
-               "--window", "64", "--order", "strict,relaxed"])
+               "--window", "64", "--order", "strict,relaxed", "--launches", "2"])
     assert rc == 0
     latest = tmp_path / "results" / "latest"
     assert latest.is_symlink()
@@ -24,6 +24,9 @@ def test_tiny_suite_end_to_end(bindir, tmp_path, monkeypatch):
     assert {r["variant"] for r in recs if r["experiment"] == "barrier"} == {
         "dissemination", "tree", "shm"}
     assert all(r["suite"] == "quick" and r["value"] > 0 for r in recs)
+    # two launches per point, their trials pooled and told apart
+    assert all(r["launches"] == 2 and sorted(set(r["sample_launches"])) == [0, 1]
+               for r in recs)
     # fig2: one window of the sweep, the orders asked for, get and put and isend
     fig2 = [r for r in recs if r["experiment"] == "fig2"]
     assert {r["window"] for r in fig2} == {64}
