@@ -8,9 +8,7 @@ import sys
 from pathlib import Path
 
 from . import demo, peers
-from .experiments import EXPERIMENTS, IMPLS, SUITES, select
-
-ORDERS = ("strict", "default", "relaxed")
+from .experiments import EXPERIMENTS, IMPLS, ORDERS, SUITES, select
 
 
 def _positive(text: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+from .experiments import ORDERS
 from .runner import BenchError, run_ordo
 
 
@@ -28,7 +29,7 @@ def main() -> int:
         rows.setdefault(key, {})[r["order"]] = r["value"]
     for (exp, variant, size, window, unit), by_order in rows.items():
         cells = "".join(f"{by_order.get(o, float('nan')):>11.3f}"
-                        for o in ("strict", "default", "relaxed"))
+                        for o in ORDERS)
         print(f"{exp:<12} {variant:<14} {size:>8} {window:>6}{cells}  {unit}")
     memcpy = [r for r in recs if r["impl"] == "memcpy"]
     if memcpy:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 SUITES = ("quick", "paper", "full")
+ORDERS = ("strict", "default", "relaxed")              # ordo's ordering modes
 IMPLS = ("ordo", "openmpi", "mpich")
 
 # Size sweeps (bytes) per suite.  Every suite holds the sizes the claims of

@@ -72,9 +72,9 @@ def _session_pids(sid: int) -> list[int]:
     return pids
 
 
-def _kill_session(sid: int, grace: float = 2.0) -> list[int]:
+def _kill_session(sid: int, grace: float = 2.0) -> None:
     """SIGTERM to every process of the session, SIGKILL to what is left
-    after grace seconds; returns the pids that had to be killed."""
+    after grace seconds."""
     pids = _session_pids(sid)
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pid in pids:
@@ -88,7 +88,6 @@ def _kill_session(sid: int, grace: float = 2.0) -> list[int]:
             pids = _session_pids(sid)
         if not pids:
             break
-    return pids
 
 
 @dataclass
@@ -98,7 +97,6 @@ class Launch:
     returncode: int
     stdout: str
     stderr: str
-    seconds: float
 
 
 def _reader(stream, into: list[str]) -> threading.Thread:
@@ -115,7 +113,6 @@ def launch(cmd: list[str], env: dict | None = None, timeout: float = DEFAULT_TIM
     rank left running cannot hold the output open); a time-out is a
     BenchError naming the program and the limit."""
     name = name or Path(cmd[0]).name
-    started = time.monotonic()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             errors="replace", env=dict(os.environ, **(env or {})),
                             start_new_session=True, stdin=subprocess.DEVNULL)
@@ -138,7 +135,7 @@ def launch(cmd: list[str], env: dict | None = None, timeout: float = DEFAULT_TIM
     if timed_out:
         raise BenchError(f"{name} did not finish in {timeout:.0f} s: its launcher and ranks "
                          f"were killed\n{stderr.strip()[-4000:]}")
-    return Launch(cmd, proc.returncode, stdout, stderr, time.monotonic() - started)
+    return Launch(cmd, proc.returncode, stdout, stderr)
 
 
 def _records(res: Launch, name: str) -> list[dict]:
@@ -205,9 +202,8 @@ def run_mpi(impl: str, program: str, *args: str, np: int = 2, env: dict | None =
             timeout: float = DEFAULT_TIMEOUT) -> list[dict]:
     """Run bin/<program>.<impl> under mpirun.<impl>; return its validated
     records, each with the exact command that launched it."""
-    cmd = mpi_command(impl, program, *args, np=np)
-    return _records(launch(cmd, env, timeout, Path(cmd[-1 - len(args)]).name),
-                    f"{program}.{impl}")
+    name = f"{program}.{impl}"
+    return _records(launch(mpi_command(impl, program, *args, np=np), env, timeout, name), name)
 
 
 _IDENTITY = ("experiment", "impl", "paradigm", "variant", "order", "np", "pairs", "window",
