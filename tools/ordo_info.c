@@ -14,7 +14,8 @@ static void caps_string(uint32_t caps, char *buf, size_t len)
         {ORDO_TL_CAP_PUT, "put"}, {ORDO_TL_CAP_GET, "get"},
         {ORDO_TL_CAP_ATOMIC32, "atomic32"}, {ORDO_TL_CAP_ATOMIC64, "atomic64"},
         {ORDO_TL_CAP_PTR, "load/store"}, {ORDO_TL_CAP_ASYNC, "async"},
-        {ORDO_TL_CAP_USER_MEM, "user-memory"}, {ORDO_TL_CAP_AM, "active-messages"}};
+        {ORDO_TL_CAP_USER_MEM, "user-memory"}, {ORDO_TL_CAP_AM, "active-messages"},
+        {ORDO_TL_CAP_ON_DEMAND, "on-demand"}, {ORDO_TL_CAP_NETWORK, "network"}};
     size_t off = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -79,6 +80,13 @@ int main(int argc, char **argv)
         char caps[128];
         caps_string(t->caps, caps, sizeof(caps));
         printf("  %-6s %s\n         [%s]\n", t->name, t->description, caps);
+        char what[4096];
+        if (t->describe) {
+            if (t->describe(NULL, what, sizeof(what)) == ORDO_OK)
+                printf("         here: %s\n", what);
+            else
+                printf("         here: not usable (the error above says why)\n");
+        }
     }
     printf("\nsettings:\n");
     for (size_t i = 0; i < ordo_config_count(); i++) {

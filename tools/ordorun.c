@@ -29,6 +29,7 @@
 
 #include <ordo/status.h>
 #include "../src/boot/boot_proto.h"
+#include "ordorun_netns.h"
 
 #define TERM_GRACE_MS 3000   /* SIGTERM, then SIGKILL: the job ends well within 10 s */
 
@@ -59,6 +60,9 @@ typedef struct pending {
 
 static struct {
     int          n;
+    int          nodes;       /* groups that share no memory (--nodes) */
+    int          netns;       /* each group in its own network namespace */
+    ordorun_net_t net;
     int          bind;
     int          notify;        /* --on-failure notify */
     int          verbose;
@@ -94,8 +98,16 @@ static int64_t now_ms(void)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ordorun -n N [--bind core|none] [--on-failure abort|notify] [-v] prog [args...]\n"
+            "usage: ordorun -n N [--nodes K [--netns]] [--bind core|none]\n"
+            "               [--on-failure abort|notify] [-v] prog [args...]\n"
             "  -n N                 number of ranks to start on this machine\n"
+            "  --nodes K            split the ranks into K groups that share no memory, as K\n"
+            "                       nodes would (ranks r*K/N share a group: blocks of\n"
+            "                       consecutive ranks); between groups only the network\n"
+            "                       transport (ofi) is used (default 1)\n"
+            "  --netns              (root) each group in a network namespace of its own,\n"
+            "                       with an eth0 on a private bridge (10.77.0.0/16);\n"
+            "                       removed by the kernel when the job ends, however it ends\n"
             "  --bind core|none     bind rank r to core r mod cores (default core)\n"
             "  --on-failure MODE    abort: end the job when a rank dies (default);\n"
             "                       notify: tell the survivors (their waits fail)\n"
@@ -432,6 +444,17 @@ static pid_t start_rank(int rank, int child_sock, hwloc_topology_t topo, int nun
     setenv(ORDO_ENV_SIZE, s, 1);
     snprintf(s, sizeof(s), "%d", child_sock);
     setenv(ORDO_ENV_BOOT_FD, s, 1);
+    snprintf(s, sizeof(s), "%d", job.nodes);
+    setenv(ORDO_ENV_NODES, s, 1);
+    if (job.netns) {
+        int group = (int)((long long)rank * job.nodes / job.n);
+        if (ordorun_net_enter(&job.net, group) < 0) {
+            fprintf(stderr, "ordorun: rank %d: cannot join group %d's network namespace: %s\n",
+                    rank, group, strerror(errno));
+            _exit(127);
+        }
+        setenv("ORDO_OFI_DOMAIN", "eth0", 0);   /* the group's link, not its loopback */
+    }
     setenv(ORDO_ENV_BINDING, binding, 1);
     if (obj && hwloc_set_cpubind(topo, obj->cpuset, HWLOC_CPUBIND_PROCESS) < 0)
         fprintf(stderr, "ordorun: rank %d: could not bind to %s: %s\n", rank, binding,
@@ -445,12 +468,15 @@ int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"np", required_argument, NULL, 'n'},
+        {"nodes", required_argument, NULL, 'N'},
+        {"netns", no_argument, NULL, 'S'},
         {"bind", required_argument, NULL, 'b'},
         {"on-failure", required_argument, NULL, 'f'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     job.n = -1;
+    job.nodes = 1;
     job.bind = 1;
     int c;
     while ((c = getopt_long(argc, argv, "+n:vh", opts, NULL)) != -1) {
@@ -465,6 +491,17 @@ int main(int argc, char **argv)
             job.n = (int)v;
             break;
         }
+        case 'N': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 4096) {
+                die_msg("--nodes takes a group count from 1 to 4096, not '%s'", optarg);
+                return 2;
+            }
+            job.nodes = (int)v;
+            break;
+        }
+        case 'S': job.netns = 1; break;
         case 'b':
             if (strcmp(optarg, "core") == 0)
                 job.bind = 1;
@@ -493,6 +530,20 @@ int main(int argc, char **argv)
     if (job.n < 1 || optind >= argc) {
         usage(stderr);
         return 2;
+    }
+    if (job.nodes > job.n) {
+        die_msg("--nodes %d: more groups than the %d ranks", job.nodes, job.n);
+        return 2;
+    }
+    if (job.netns) {
+        char err[256];
+        if (ordorun_net_create(&job.net, job.nodes, err, sizeof(err)) != 0) {
+            die_msg("--netns: %s", err);
+            return 2;
+        }
+        if (job.verbose)
+            die_msg("%d group network namespace%s on a private bridge", job.nodes,
+                    job.nodes > 1 ? "s" : "");
     }
     char **prog = &argv[optind];
 

@@ -57,6 +57,12 @@ ORDO_API ordo_status_t ordo_finalize(void);
 /* Rank and size of this process in the job; -1 before ordo_init. */
 ORDO_API int ordo_rank(void);
 ORDO_API int ordo_size(void);
+/* The node rank runs on (0 .. nodes-1): ranks of one node share memory and
+ * reach each other through it; others only through the network.  -1 for a
+ * rank outside [0, size) or before ordo_init. */
+ORDO_API int ordo_node_of(int rank);
+/* How many nodes the job spans (ordorun --nodes, or the launcher's nodes). */
+ORDO_API int ordo_node_count(void);
 
 /* Wait until every rank entered the barrier.  Does not complete
  * outstanding one-sided operations: call ordo_quiet first for that. */
@@ -470,6 +476,11 @@ ORDO_API ordo_status_t ordo_request_testsome(size_t n, ordo_request_h *reqs, siz
 /* Drive communication (engine completions, deferred operations). */
 ORDO_API ordo_status_t ordo_progress(void);
 
+/* Which transport carries this process's operations to rank, as text:
+ * "self", "shm", or for the network "ofi tcp;ofi_rxm on eth0, 4 lanes"
+ * (truncated to len).  ORDO_ERR_INVALID_RANK outside [0, size). */
+ORDO_API ordo_status_t ordo_transport_describe(int rank, char *buf, size_t len);
+
 /* ------------------------------------------------------------ collectives */
 
 /* Collectives run over the members of a context (ORDO_COMM_WORLD: every
@@ -576,6 +587,21 @@ typedef struct ordo_stats {
                                            synchronised with peers */
     uint64_t epoch_skips;               /* steps skipped on the strength of an assertion */
     uint64_t lock_retries;              /* lock attempts that found the lock taken */
+    /* the network */
+    uint64_t completions_reordered;     /* one-sided operations that completed after a
+                                           later one of their stream (lanes, engines) */
+    uint64_t registrations;             /* local buffers registered with the network for
+                                           one operation */
+    uint64_t registration_ns;           /* time those registrations took */
+    uint64_t bounce_ops;                /* small transfers copied through pre-registered
+                                           bounce buffers instead */
+    uint64_t rcache_hits, rcache_misses;   /* registration cache lookups */
+    uint64_t rcache_evictions;          /* unused registrations dropped for the bounds */
+    uint64_t rcache_invalidations;      /* dropped because their memory was unmapped,
+                                           remapped or released to the kernel */
+    uint64_t network_ordered;           /* default-mode writes issued behind one in flight
+                                           without waiting: the transport keeps their order
+                                           (one endpoint, the provider's FI_ORDER_* bits) */
 } ordo_stats_t;
 
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p);

@@ -24,6 +24,7 @@ static const char *const reduce_names[] = {"auto", "recdbl", "ring", NULL};
 static const char *const alltoall_names[] = {"auto", "pairwise", "put", NULL};
 static const char *const yield_names[] = {"auto", "always", "never", NULL};
 static const char *const log_names[] = {"error", "warn", "info", "debug", NULL};
+static const char *const ofi_progress_names[] = {"thread", "manual", NULL};
 
 #define FIELD(f) offsetof(ordo_config_t, f)
 
@@ -45,9 +46,10 @@ static const ordo_setting_t settings[] = {
      "Where engine threads run: any (every core of the machine, like an offload "
      "device beside the CPU) or rank (the cores the rank is bound to)",
      engine_bind_names, FIELD(engine_bind), 0, 0},
-    {"ORDO_TL", ORDO_SETTING_STRING, "self,shm",
+    {"ORDO_TL", ORDO_SETTING_STRING, "self,shm,ofi",
      "Transports to use, comma-separated, in preference order (self: own rank; "
-     "shm: ranks on this node)", NULL, FIELD(tl), sizeof(ordo_config.tl), 0},
+     "shm: ranks on this node; ofi: ranks anywhere, through libfabric, opened only when "
+     "some rank is on another node)", NULL, FIELD(tl), sizeof(ordo_config.tl), 0},
     {"ORDO_ATTACH_CACHE_MAX", ORDO_SETTING_INT, "1024",
      "Peer region mappings kept attached at once; least recently used ones are "
      "unmapped beyond it", NULL, FIELD(attach_cache_max), 0, 0},
@@ -132,6 +134,40 @@ static const ordo_setting_t settings[] = {
     {"ORDO_TL_REORDER", ORDO_SETTING_INT, "0",
      "Test mode: transports hand arrived messages up in shuffled batches of this many "
      "(0: off; at most 1024)", NULL, FIELD(tl_reorder), 0, 0},
+    {"ORDO_OFI_PROVIDER", ORDO_SETTING_STRING, "auto",
+     "libfabric provider of the ofi transport, as fi_info names it (tcp;ofi_rxm, verbs;ofi_rxm, "
+     "cxi, efa, sockets, udp;ofi_rxd, shm ...); auto: the NIC's own provider where there is "
+     "one, else tcp;ofi_rxm", NULL, FIELD(ofi_provider), sizeof(ordo_config.ofi_provider), 0},
+    {"ORDO_OFI_DOMAIN", ORDO_SETTING_STRING, "",
+     "libfabric domain (for tcp: the network interface, e.g. eth0) of the ofi transport; "
+     "empty: the provider's first", NULL, FIELD(ofi_domain), sizeof(ordo_config.ofi_domain), 0},
+    {"ORDO_OFI_LANES", ORDO_SETTING_INT, "1",
+     "Endpoints (lanes) per process of the ofi transport, 1 to 8; operations spread over "
+     "them and may complete out of order, as on an adaptively routed network", NULL,
+     FIELD(ofi_lanes), 0, 0},
+    {"ORDO_OFI_PROGRESS", ORDO_SETTING_ENUM, "thread",
+     "Who drives the ofi transport when the program does not call ordo: thread (a helper "
+     "thread steps in after 200 us, so peers' puts into a rank that computes or spins on a "
+     "flag complete) or manual (only the program's ordo calls; a target must call ordo "
+     "for puts into it to complete, as with MPI)", ofi_progress_names,
+     FIELD(ofi_progress), 0, 0},
+    {"ORDO_OFI_MR_LOCAL", ORDO_SETTING_INT, "0",
+     "1: register local buffers with the ofi transport's provider even where it needs no "
+     "local registration (tcp), so the registration paths run", NULL, FIELD(ofi_mr_local), 0,
+     0},
+    {"ORDO_BOUNCE_MAX", ORDO_SETTING_SIZE, "4K",
+     "Network transports that need local buffers registered: a put or get of at most this "
+     "many bytes from memory outside the regions is copied through a pre-registered bounce "
+     "buffer instead of registering the buffer (0: always register; at most 1M)", NULL,
+     FIELD(bounce_max), 0, 0},
+    {"ORDO_RCACHE_MAX", ORDO_SETTING_INT, "1024",
+     "Network transports that need local buffers registered: registrations kept for reuse "
+     "(least recently used dropped beyond it; a registration of memory that is unmapped or "
+     "released is dropped at once); 0: register for each operation", NULL,
+     FIELD(rcache_max), 0, 0},
+    {"ORDO_RCACHE_MAX_BYTES", ORDO_SETTING_SIZE, "1G",
+     "Memory the registration cache may keep registered (pinned, on most NICs)", NULL,
+     FIELD(rcache_max_bytes), 0, 0},
     {"ORDO_TL_REORDER_SEED", ORDO_SETTING_INT, "1",
      "Seed of the reordering test mode (runs with one seed are reproducible)", NULL,
      FIELD(tl_reorder_seed), 0, 0},
@@ -261,6 +297,18 @@ ordo_status_t ordo_config_load(void)
     }
     if (cfg.eager_max > (1u << 30) || cfg.short_max > (1u << 20)) {
         ordo_error("ORDO_EAGER_MAX is at most 1G and ORDO_SHORT_MAX at most 1M");
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    if (cfg.ofi_lanes < 1 || cfg.ofi_lanes > 8) {
+        ordo_error("ORDO_OFI_LANES=%d: between 1 and 8", cfg.ofi_lanes);
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    if (cfg.bounce_max > (1u << 20)) {
+        ordo_error("ORDO_BOUNCE_MAX=%zu is too large: at most 1M", cfg.bounce_max);
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    if (cfg.ofi_mr_local > 1) {
+        ordo_error("ORDO_OFI_MR_LOCAL=%d: 0 or 1", cfg.ofi_mr_local);
         return ORDO_ERR_INVALID_PARAM;
     }
     if ((cfg.eager_buffers > 65535)) {

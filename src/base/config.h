@@ -25,6 +25,7 @@ enum { ORDO_PROTO_AUTO = 0, ORDO_PROTO_SHORT, ORDO_PROTO_EAGER, ORDO_PROTO_RGET,
        ORDO_PROTO_RPUT };
 enum { ORDO_RNDV_GET = 0, ORDO_RNDV_PUT = 1 };
 enum { ORDO_YIELD_AUTO = 0, ORDO_YIELD_ALWAYS, ORDO_YIELD_NEVER };
+enum { ORDO_OFI_PROGRESS_THREAD = 0, ORDO_OFI_PROGRESS_MANUAL = 1 };
 /* Collective algorithms; AUTO (0) chooses by size and group size. */
 enum { ORDO_BARRIER_AUTO = 0, ORDO_BARRIER_DISSEMINATION, ORDO_BARRIER_TREE, ORDO_BARRIER_SHM };
 enum { ORDO_BCAST_AUTO = 0, ORDO_BCAST_BINOMIAL, ORDO_BCAST_PUT };
@@ -62,6 +63,14 @@ typedef struct ordo_config {
     int    epoch_timeout;      /* seconds an RMA synchronisation waits for its peers */
     int    tl_reorder;         /* test mode: shuffle deliveries in windows of this many */
     int    tl_reorder_seed;
+    char   ofi_provider[64];   /* libfabric provider, or auto */
+    char   ofi_domain[64];     /* libfabric domain (interface), or empty: the provider's first */
+    int    ofi_lanes;          /* endpoints per process */
+    int    ofi_mr_local;       /* register local buffers even where the provider needs none */
+    int    ofi_progress;       /* ORDO_OFI_PROGRESS_* */
+    size_t bounce_max;         /* smaller transfers from unregistered memory are copied */
+    int    rcache_max;         /* registrations of local buffers kept; 0: none */
+    size_t rcache_max_bytes;   /* ... covering at most this much memory */
 } ordo_config_t;
 
 extern ordo_config_t ordo_config;

@@ -23,7 +23,53 @@ static int env_int(const char *name, int *v)
     return 1;
 }
 
+/* The launcher's groups: ORDO_NODES=K puts rank r in group r*K/N, blocks
+ * of consecutive ranks (ordorun --nodes).  Without it every rank shares one
+ * node. */
+static ordo_status_t learn_nodes(ordo_boot_t *b)
+{
+    int k = 1;
+    int have = env_int(ORDO_ENV_NODES, &k);
+    if (have < 0 || k < 1 || k > b->size) {
+        ordo_error("%s=\"%s\" is not valid: a group count from 1 to the job size %d",
+                   ORDO_ENV_NODES, getenv(ORDO_ENV_NODES), b->size);
+        return ORDO_ERR_BOOTSTRAP;
+    }
+    b->node_of = malloc((size_t)b->size * sizeof(int));
+    if (b->node_of == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    for (int r = 0; r < b->size; r++)
+        b->node_of[r] = (int)((long long)r * k / b->size);
+    b->nnodes = k;
+    b->node = b->node_of[b->rank];
+    return ORDO_OK;
+}
+
+void ordo_boot_close(ordo_boot_t *b, int clean)
+{
+    free(b->node_of);
+    b->node_of = NULL;
+    b->ops->fini(b, clean);
+}
+
+static ordo_status_t open_backend(int timeout_s, ordo_boot_t **boot_p);
+
 ordo_status_t ordo_boot_open(int timeout_s, ordo_boot_t **boot_p)
+{
+    ordo_boot_t *b;
+    ordo_status_t st = open_backend(timeout_s, &b);
+    if (st != ORDO_OK)
+        return st;
+    st = learn_nodes(b);
+    if (st != ORDO_OK) {
+        ordo_boot_close(b, 0);
+        return st;
+    }
+    *boot_p = b;
+    return ORDO_OK;
+}
+
+static ordo_status_t open_backend(int timeout_s, ordo_boot_t **boot_p)
 {
     int fd, rank, size;
     int have_fd = env_int(ORDO_ENV_BOOT_FD, &fd);

@@ -34,7 +34,23 @@ struct ordo_boot {
      * NULL where the back end cannot tell.  Read with plain loads, so
      * waits may check it as often as they like. */
     const volatile unsigned char *health;
+    /* Which ranks share this node's memory: node_of[rank] for every rank,
+     * node = node_of[rank of this process]. */
+    int  node, nnodes;
+    int *node_of;
+    /* Set by the core once transports are open: called over and over while
+     * a call waits for the launcher or peers, so transports that need this
+     * process's help to complete peers' operations get it (a peer may be
+     * waiting on a put into us before it reaches the same barrier). */
+    void (*while_waiting)(void *arg);
+    void  *while_waiting_arg;
 };
+
+/* Whether rank shares this process's node (memory, single copy). */
+static inline int ordo_boot_same_node(const ordo_boot_t *b, int rank)
+{
+    return b->node_of[rank] == b->node;
+}
 
 /* Whether rank is known to have died. */
 static inline int ordo_boot_rank_dead(const ordo_boot_t *b, int rank)
@@ -42,8 +58,10 @@ static inline int ordo_boot_rank_dead(const ordo_boot_t *b, int rank)
     return b->health != NULL && b->health[rank] != 0;
 }
 
-/* Pick the back end from the environment and connect. */
+/* Pick the back end from the environment and connect; learn the nodes. */
 ordo_status_t ordo_boot_open(int timeout_s, ordo_boot_t **boot_p);
+/* Release (clean: this rank finished well) and free the node map. */
+void          ordo_boot_close(ordo_boot_t *b, int clean);
 
 /* Every rank contributes len bytes under tag; all[] receives size * len. */
 ordo_status_t ordo_boot_allgather(ordo_boot_t *b, const char *tag, const void *mine,

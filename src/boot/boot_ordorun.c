@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "boot.h"
@@ -40,15 +41,42 @@ static ordo_status_t send_msg(boot_ordorun_t *b, uint32_t type, const char *key,
     return ORDO_OK;
 }
 
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait for the reply to become readable: blocking in poll, or, when the
+ * transports need driving meanwhile, polling and driving them in turn
+ * (sleeping a millisecond at a time once nothing has come for a while). */
+static int wait_readable(boot_ordorun_t *b)
+{
+    struct pollfd p = {.fd = b->fd, .events = POLLIN};
+    int r;
+    if (b->super.while_waiting == NULL) {
+        do {
+            r = poll(&p, 1, b->timeout_ms);
+        } while (r < 0 && errno == EINTR);
+        return r;
+    }
+    int64_t deadline = b->timeout_ms < 0 ? -1 : now_ms() + b->timeout_ms;
+    for (unsigned spins = 0;; spins++) {
+        r = poll(&p, 1, spins < 1000 ? 0 : 1);
+        if (r > 0 || (r < 0 && errno != EINTR))
+            return r;
+        if (deadline >= 0 && now_ms() >= deadline)
+            return 0;
+        b->super.while_waiting(b->super.while_waiting_arg);
+    }
+}
+
 /* Receive the reply; value into val (cap bytes), descriptor into *fd_p. */
 static ordo_status_t recv_reply(boot_ordorun_t *b, void *val, size_t cap, size_t *len_p,
                                 int *fd_p)
 {
-    struct pollfd p = {.fd = b->fd, .events = POLLIN};
-    int r;
-    do {
-        r = poll(&p, 1, b->timeout_ms);
-    } while (r < 0 && errno == EINTR);
+    int r = wait_readable(b);
     if (r == 0) {
         ordo_error("no answer from the launcher or peers in %d s (ORDO_BOOT_TIMEOUT)",
                    b->timeout_ms / 1000);

@@ -24,6 +24,7 @@
 #define ORDO_ENV_SIZE    "ORDO_SIZE"
 #define ORDO_ENV_BOOT_FD "ORDO_BOOT_FD"
 #define ORDO_ENV_BINDING "ORDO_BINDING"
+#define ORDO_ENV_NODES   "ORDO_NODES"   /* groups of ranks that share no memory */
 
 typedef enum ordo_boot_msg_type {
     ORDO_BOOT_HELLO    = 1,  /* rank -> launcher: ordo_init was called */

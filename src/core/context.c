@@ -23,6 +23,21 @@ static void allow_single_copy(void)
 #endif
 }
 
+/* Whether the transports opened so far reach every rank. */
+static int all_reached(const ordo_context_t *ctx)
+{
+    for (int r = 0; r < ctx->size; r++) {
+        int reached = 0;
+        for (int i = 0; i < ctx->n_ifaces && !reached; i++)
+            reached = ctx->ifaces[i]->ops->reaches(ctx->ifaces[i], r);
+        if (!reached)
+            return 0;
+    }
+    return 1;
+}
+
+static void drive_transports(void *arg);
+
 static ordo_status_t open_transports(ordo_context_t *ctx)
 {
     char list[sizeof(ordo_config.tl)];
@@ -42,6 +57,10 @@ static ordo_status_t open_transports(ordo_context_t *ctx)
         for (int i = 0; i < ctx->n_ifaces; i++)
             if (ctx->ifaces[i]->ops == ops)
                 goto next;
+        if ((ops->caps & ORDO_TL_CAP_ON_DEMAND) && ctx->n_ifaces > 0 && all_reached(ctx)) {
+            ordo_debug("transport %s not opened: every rank is reached already", name);
+            goto next;
+        }
         ordo_status_t st = ops->open(&params, &ctx->ifaces[ctx->n_ifaces]);
         if (st != ORDO_OK) {
             ordo_error("could not open transport %s: %s", name, ordo_status_string(st));
@@ -66,11 +85,27 @@ static ordo_status_t open_transports(ordo_context_t *ctx)
             return ORDO_ERR_UNREACHABLE;
         }
     }
+    for (int i = 0; i < ctx->n_ifaces; i++) {
+        if (ctx->ifaces[i]->ops->drive) {
+            ctx->boot->while_waiting = drive_transports;
+            ctx->boot->while_waiting_arg = ctx;
+        }
+    }
     return ORDO_OK;
+}
+
+/* While a bootstrap call waits: drive the transports that need it. */
+static void drive_transports(void *arg)
+{
+    ordo_context_t *ctx = arg;
+    for (int i = 0; i < ctx->n_ifaces; i++)
+        if (ctx->ifaces[i]->ops->drive)
+            ctx->ifaces[i]->ops->drive(ctx->ifaces[i]);
 }
 
 static void close_transports(ordo_context_t *ctx)
 {
+    ctx->boot->while_waiting = NULL;
     for (int i = ctx->n_ifaces - 1; i >= 0; i--)
         ctx->ifaces[i]->ops->close(ctx->ifaces[i]);
     ctx->n_ifaces = 0;
@@ -129,7 +164,7 @@ err_ctx:
     ordo_ctx = NULL;
 err_tl:
     close_transports(ctx);
-    ctx->boot->ops->fini(ctx->boot, 0);
+    ordo_boot_close(ctx->boot, 0);
 err_free:
     free(ctx);
     return st;
@@ -160,7 +195,7 @@ ORDO_API ordo_status_t ordo_finalize(void)
     while (ctx->streams)
         ordo_stream_delete(ctx->streams);
     close_transports(ctx);
-    ctx->boot->ops->fini(ctx->boot, st == ORDO_OK);
+    ordo_boot_close(ctx->boot, st == ORDO_OK);
     free(ctx);
     ordo_ctx = NULL;
     return st;
@@ -168,6 +203,13 @@ ORDO_API ordo_status_t ordo_finalize(void)
 
 ORDO_API int ordo_rank(void) { return ordo_ctx ? ordo_ctx->rank : -1; }
 ORDO_API int ordo_size(void) { return ordo_ctx ? ordo_ctx->size : -1; }
+ORDO_API int ordo_node_of(int rank)
+{
+    if (ordo_ctx == NULL || rank < 0 || rank >= ordo_ctx->size)
+        return -1;
+    return ordo_ctx->boot->node_of[rank];
+}
+ORDO_API int ordo_node_count(void) { return ordo_ctx ? ordo_ctx->boot->nnodes : -1; }
 
 ORDO_API ordo_status_t ordo_barrier(void)
 {
@@ -227,6 +269,20 @@ unsigned ordo_progress_wait(unsigned *idle)
     return n;
 }
 
+ORDO_API ordo_status_t ordo_transport_describe(int rank, char *buf, size_t len)
+{
+    ORDO_CHECK_INIT();
+    if (rank < 0 || rank >= ordo_ctx->size)
+        return ORDO_ERR_INVALID_RANK;
+    if (buf == NULL || len == 0)
+        return ORDO_ERR_INVALID_PARAM;
+    ordo_tl_iface_t *f = ordo_iface_of(rank);
+    if (f->ops->describe)
+        return f->ops->describe(f, buf, len);
+    snprintf(buf, len, "%s", f->ops->name);
+    return ORDO_OK;
+}
+
 ORDO_API ordo_status_t ordo_progress(void)
 {
     ORDO_CHECK_INIT();
@@ -259,6 +315,13 @@ ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p)
         sum.attach_misses += f->attach_misses;
         sum.attach_evictions += f->attach_evictions;
         sum.deliveries_reordered += f->am_reordered;
+        sum.registrations += f->registrations;
+        sum.registration_ns += f->registration_ns;
+        sum.bounce_ops += f->bounce_ops;
+        sum.rcache_hits += f->rcache.hits;
+        sum.rcache_misses += f->rcache.misses;
+        sum.rcache_evictions += f->rcache.evictions;
+        sum.rcache_invalidations += f->rcache.invalidations;
     }
     for (size_t i = 0; i < ordo_layer_count; i++)
         if (ordo_layers[i]->stats)
@@ -291,6 +354,9 @@ ORDO_API ordo_status_t ordo_stats_print(FILE *out)
     P(epoch_syncs);
     P(epoch_skips);
     P(lock_retries);
+    P(completions_reordered);
+    P(registrations); P(registration_ns); P(bounce_ops); P(network_ordered);
+    P(rcache_hits); P(rcache_misses); P(rcache_evictions); P(rcache_invalidations);
 #undef P
     return ORDO_OK;
 }

@@ -52,6 +52,7 @@ struct ordo_request {
     uint8_t              state;      /* ordo_op_state_t */
     uint8_t              user_held;  /* the program holds a handle */
     uint8_t              width;      /* atomics */
+    uint8_t              tl_flags;   /* ORDO_TL_OP_* it is issued with */
     unsigned             flags;
     int                  rank;
     struct ordo_region  *region;
@@ -98,6 +99,7 @@ struct ordo_stream {
     ordo_order_t         order;
     uint64_t             seq;        /* last issued */
     uint64_t             fence_seq;
+    uint64_t             done_seq_max;  /* latest-issued operation completed so far */
     struct ordo_request *pending_head, *pending_tail;  /* deferred + in flight, in order */
     unsigned             ndeferred;
     ordo_status_t        error;      /* first failure of an implicit op, for quiet */

@@ -379,7 +379,7 @@ static int split_start(p2p_req_t *r, ordo_tl_iface_t *f)
                    .rreq = (uint64_t)(uintptr_t)r};
     p2p_send_ctl(r->rsrc, &h, blob, bloblen);
     r->super.comp.func = split_get_done;
-    ordo_status_t st = f->ops->get(f, r->rkey, 0, r->buf, r->split, &r->super.comp);
+    ordo_status_t st = f->ops->get(f, r->rkey, 0, r->buf, r->split, 0, &r->super.comp);
     if (st != ORDO_INPROGRESS)
         split_get_done(&r->super.comp, st);
     return 1;
@@ -407,7 +407,7 @@ static void split_sender(int src, p2p_req_t *r, const p2p_hdr_t *h, void *blob, 
         return;
     }
     r->super.comp.func = split_put_done;
-    st = f->ops->put(f, r->rkey, r->split, (char *)r->buf + r->split, r->deliver - r->split,
+    st = f->ops->put(f, r->rkey, r->split, (char *)r->buf + r->split, r->deliver - r->split, 0,
                      &r->super.comp);
     if (st != ORDO_INPROGRESS)
         split_put_done(&r->super.comp, st);
@@ -433,7 +433,7 @@ static void start_rendezvous_recv(p2p_req_t *r, p2p_msg_t *m)
             if (split_start(r, f))
                 return;
             r->super.comp.func = rget_done;
-            st = f->ops->get(f, r->rkey, 0, r->buf, r->deliver, &r->super.comp);
+            st = f->ops->get(f, r->rkey, 0, r->buf, r->deliver, 0, &r->super.comp);
             if (st != ORDO_INPROGRESS)
                 rget_done(&r->super.comp, st);
             return;
@@ -501,7 +501,7 @@ static void on_cts(int src, const p2p_hdr_t *h, void *blob, size_t bloblen)
         if (st == ORDO_OK) {
             r->phase = PHASE_DATA;
             r->super.comp.func = rput_done;
-            st = f->ops->put(f, r->rkey, 0, r->buf, r->deliver, &r->super.comp);
+            st = f->ops->put(f, r->rkey, 0, r->buf, r->deliver, 0, &r->super.comp);
             if (st != ORDO_INPROGRESS)
                 rput_done(&r->super.comp, st);
             return;

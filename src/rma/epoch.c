@@ -69,7 +69,7 @@ static ordo_status_t sync_amo(const struct rma_epoch *ep, int rank, size_t off,
         old = ordo_tl_atomic_apply((char *)k->ptr + off, aop, 8, value, compare);
     } else {
         ordo_tl_iface_t *f = ordo_iface_of(rank);
-        ordo_status_t st = f->ops->atomic(f, k, off, aop, 8, value, compare, &old, NULL);
+        ordo_status_t st = f->ops->atomic(f, k, off, aop, 8, value, compare, &old, 0, NULL);
         if (st != ORDO_OK) {
             ordo_error("synchronising with rank %d: %s", rank, ordo_status_string(st));
             return st;

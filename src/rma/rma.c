@@ -11,6 +11,12 @@
  *   same target, default            -> Y when both write (put, atomic)
  *   relaxed                         -> none
  *
+ * except that under default a write need not wait for an earlier write in
+ * flight when the transport keeps that pair in order by itself (one
+ * endpoint, the provider's FI_ORDER_* bits; tl.h ORDO_TL_OP_ORDERED): it is
+ * issued at once, ORDERED (counted: network_ordered).  Strict waits for
+ * every earlier operation: it also promises completion in issue order.
+ *
  * Operations done by the CPU in mapped memory (PIO) complete on issue; an
  * ordered stream places a store-release fence before each, so their stores
  * become visible in issue order on any memory model.  Held-back
@@ -25,7 +31,30 @@
 
 static inline int is_write(unsigned type) { return type != ORDO_OP_GET; }
 
-static inline int must_wait(const struct ordo_stream *s, unsigned type, int rank,
+static inline unsigned tl_kind(unsigned type)
+{
+    return type == ORDO_OP_PUT ? ORDO_TL_KIND_PUT
+           : type == ORDO_OP_GET ? ORDO_TL_KIND_GET : ORDO_TL_KIND_ATOMIC;
+}
+
+/* The transport flags of an operation of s: under default, writes ask the
+ * transport to keep them in order among themselves. */
+static inline unsigned tl_flags(const struct ordo_stream *s, unsigned type)
+{
+    return s->order == ORDO_ORDER_DEFAULT && is_write(type) ? ORDO_TL_OP_ORDERED : 0;
+}
+
+/* Does the transport keep X after the in-flight Y without waiting? */
+static inline int transport_keeps(const struct ordo_request *y, unsigned type, size_t len)
+{
+    if (y->state != ORDO_OP_INFLIGHT || !(y->tl_flags & ORDO_TL_OP_ORDERED))
+        return 0;
+    const ordo_tl_iface_t *f = ordo_iface_of(y->rank);
+    return (f->ordered_pairs & ORDO_TL_PAIR(tl_kind(y->type), tl_kind(type))) &&
+           len <= f->ordered_max && y->len <= f->ordered_max;
+}
+
+static inline int must_wait(const struct ordo_stream *s, unsigned type, int rank, size_t len,
                             unsigned flags, uint64_t fence_seq, const struct ordo_request *y)
 {
     if (flags & ORDO_OP_FENCED)
@@ -36,18 +65,31 @@ static inline int must_wait(const struct ordo_stream *s, unsigned type, int rank
         return 1;
     switch (s->order) {
     case ORDO_ORDER_STRICT:  return 1;
-    case ORDO_ORDER_DEFAULT: return is_write(type) && is_write(y->type);
+    case ORDO_ORDER_DEFAULT:
+        return is_write(type) && is_write(y->type) && !transport_keeps(y, type, len);
     case ORDO_ORDER_RELAXED: return 0;
     }
     return 1;
 }
 
 /* Is an operation blocked by a pending one before `upto` (NULL: all)? */
-static int blocked(const struct ordo_stream *s, unsigned type, int rank, unsigned flags,
-                   uint64_t fence_seq, const struct ordo_request *upto)
+static int blocked(const struct ordo_stream *s, unsigned type, int rank, size_t len,
+                   unsigned flags, uint64_t fence_seq, const struct ordo_request *upto)
 {
     for (const struct ordo_request *y = s->pending_head; y && y != upto; y = y->next)
-        if (must_wait(s, type, rank, flags, fence_seq, y))
+        if (must_wait(s, type, rank, len, flags, fence_seq, y))
+            return 1;
+    return 0;
+}
+
+/* Would an operation have waited for an in-flight one had the transport not
+ * kept their order?  (Counted as network_ordered when issued.) */
+static int kept_by_transport(const struct ordo_stream *s, unsigned type, int rank, size_t len)
+{
+    if (s->order != ORDO_ORDER_DEFAULT || !is_write(type))
+        return 0;
+    for (const struct ordo_request *y = s->pending_head; y; y = y->next)
+        if (y->rank == rank && is_write(y->type) && transport_keeps(y, type, len))
             return 1;
     return 0;
 }
@@ -90,6 +132,10 @@ static void op_complete(ordo_tl_comp_t *comp, ordo_status_t status)
     struct ordo_stream *s = op->stream;
     if (op->type == ORDO_OP_ATOMIC && op->dst && status == ORDO_OK)
         write_result(op->dst, op->width, op->fetched);
+    if (op->seq < s->done_seq_max)
+        s->stats.completions_reordered++;
+    else
+        s->done_seq_max = op->seq;
     ordo_request_complete(op, status);
     ordo_op_unlink(s, op);
     if (!op->user_held) {
@@ -104,14 +150,18 @@ static ordo_status_t tl_start(struct ordo_request *op, ordo_tl_comp_t *comp)
 {
     ordo_tl_rkey_t *k = op->region->rkeys[op->rank];
     ordo_tl_iface_t *f = ordo_iface_of(op->rank);
+    struct ordo_stream *s = op->stream;
+    if (s && kept_by_transport(s, op->type, op->rank, op->len))
+        s->stats.network_ordered++;
+    unsigned fl = op->tl_flags;
     switch (op->type) {
     case ORDO_OP_PUT:
-        return f->ops->put(f, k, op->offset, op->src, op->len, comp);
+        return f->ops->put(f, k, op->offset, op->src, op->len, fl, comp);
     case ORDO_OP_GET:
-        return f->ops->get(f, k, op->offset, op->dst, op->len, comp);
+        return f->ops->get(f, k, op->offset, op->dst, op->len, fl, comp);
     default:
         return f->ops->atomic(f, k, op->offset, op->aop, op->width, op->value, op->compare,
-                              &op->fetched, comp);
+                              &op->fetched, fl, comp);
     }
 }
 
@@ -126,6 +176,7 @@ static void describe(struct ordo_request *op, unsigned type, unsigned flags, int
     op->len = len;
     op->info.length = op->info.msg_length = len;
     op->comp.func = op_complete;
+    op->tl_flags = (uint8_t)(op->stream ? tl_flags(op->stream, type) : 0);
 }
 
 /* Issue now (nothing blocks it).  Completes at once or becomes pending. */
@@ -189,7 +240,7 @@ static unsigned rma_schedule(struct ordo_stream *s)
     while (op && s->ndeferred) {
         struct ordo_request *next = op->next;
         if (op->state == ORDO_OP_DEFERRED &&
-            !blocked(s, op->type, op->rank, op->flags, op->fence_seq, op)) {
+            !blocked(s, op->type, op->rank, op->len, op->flags, op->fence_seq, op)) {
             s->ndeferred--;
             op->state = ORDO_OP_INFLIGHT;
             order_point(s, op->flags);
@@ -246,13 +297,14 @@ ordo_status_t rma_region_drain(struct ordo_region *r, int rank, int local_only)
 }
 
 /* Wait until nothing pending blocks the operation (blocking calls). */
-static void serialise(struct ordo_stream *s, unsigned type, int rank, unsigned flags)
+static void serialise(struct ordo_stream *s, unsigned type, int rank, size_t len,
+                      unsigned flags)
 {
-    if (s->pending_head == NULL || !blocked(s, type, rank, flags, s->fence_seq, NULL))
+    if (s->pending_head == NULL || !blocked(s, type, rank, len, flags, s->fence_seq, NULL))
         return;
     s->stats.ops_serialised++;
     unsigned idle = 0;
-    while (blocked(s, type, rank, flags, s->fence_seq, NULL))
+    while (blocked(s, type, rank, len, flags, s->fence_seq, NULL))
         ordo_progress_wait(&idle);
 }
 
@@ -286,10 +338,15 @@ static ordo_status_t transfer_slow(struct ordo_stream *s, unsigned type, void *b
                                    ordo_region_h region, int rank, size_t offset, unsigned flags,
                                    ordo_request_h *req_p, int blocking)
 {
-    if (blocking) {
-        serialise(s, type, rank, flags);
+    /* A small put over a network: its source is copied and the put goes
+     * on without the caller, complete locally at once (by quiet / flush
+     * remotely), as on shared memory, where it is a store. */
+    int copy = type == ORDO_OP_PUT && len <= ordo_ctx->pio_max &&
+               (ordo_iface_of(rank)->ops->caps & ORDO_TL_CAP_NETWORK);
+    if (blocking && !copy) {
+        serialise(s, type, rank, len, flags);
         order_point(s, flags);
-        struct ordo_request tmp = {.src = buf, .dst = buf};
+        struct ordo_request tmp = {.src = buf, .dst = buf, .stream = s};
         describe(&tmp, type, flags, rank, region, offset, len);
         return tl_start(&tmp, NULL);
     }
@@ -299,9 +356,20 @@ static ordo_status_t transfer_slow(struct ordo_stream *s, unsigned type, void *b
     describe(op, type, flags, rank, region, offset, len);
     op->src = buf;
     op->dst = buf;
-    if (s->pending_head && blocked(s, type, rank, flags, s->fence_seq, NULL))
-        return defer(s, op, req_p);
-    return issue_now(s, op, req_p);
+    if (s->pending_head && blocked(s, type, rank, len, flags, s->fence_seq, NULL))
+        return defer(s, op, req_p);   /* copies small puts itself */
+    if (!copy)
+        return issue_now(s, op, req_p);
+    if ((op->bounce = malloc(len)) == NULL) {
+        ordo_op_release(op);
+        return ORDO_ERR_NO_MEMORY;
+    }
+    memcpy(op->bounce, buf, len);
+    op->src = op->bounce;
+    if (req_p)
+        *req_p = NULL;
+    ordo_status_t st = issue_now(s, op, NULL);
+    return st == ORDO_INPROGRESS ? ORDO_OK : st;
 }
 
 static inline ordo_status_t put_common(ordo_stream_h stream, const void *src, size_t len,
@@ -430,12 +498,12 @@ static ordo_status_t atomic_common(ordo_stream_h stream, ordo_atomic_op_t aop,
     op->compare = c;
     op->dst = result;
     if (blocking) {
-        serialise(s, ORDO_OP_ATOMIC, rank, flags);
+        serialise(s, ORDO_OP_ATOMIC, rank, width, flags);
         ordo_request_h req = NULL;
         ordo_status_t st = issue_now(s, op, &req);
         return st == ORDO_INPROGRESS ? ordo_request_wait(&req, NULL) : st;
     }
-    if (s->pending_head && blocked(s, ORDO_OP_ATOMIC, rank, flags, s->fence_seq, NULL))
+    if (s->pending_head && blocked(s, ORDO_OP_ATOMIC, rank, width, flags, s->fence_seq, NULL))
         return defer(s, op, req_p);
     return issue_now(s, op, req_p);
 }

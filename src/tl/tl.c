@@ -9,8 +9,10 @@
 
 extern const ordo_tl_ops_t ordo_tl_self_ops;
 extern const ordo_tl_ops_t ordo_tl_shm_ops;
+extern const ordo_tl_ops_t ordo_tl_ofi_ops;
 
-static const ordo_tl_ops_t *const registry[] = {&ordo_tl_self_ops, &ordo_tl_shm_ops};
+static const ordo_tl_ops_t *const registry[] = {&ordo_tl_self_ops, &ordo_tl_shm_ops,
+                                                &ordo_tl_ofi_ops};
 
 size_t ordo_tl_count(void) { return sizeof(registry) / sizeof(registry[0]); }
 const ordo_tl_ops_t *ordo_tl_at(size_t i) { return registry[i]; }
@@ -24,24 +26,26 @@ const ordo_tl_ops_t *ordo_tl_find(const char *name)
 }
 
 ordo_status_t ordo_tl_put_unsupported(ordo_tl_iface_t *i, ordo_tl_rkey_t *k, size_t o,
-                                      const void *s, size_t l, ordo_tl_comp_t *c)
+                                      const void *s, size_t l, unsigned f, ordo_tl_comp_t *c)
 {
-    (void)i, (void)k, (void)o, (void)s, (void)l, (void)c;
+    (void)i, (void)k, (void)o, (void)s, (void)l, (void)f, (void)c;
     return ORDO_ERR_UNSUPPORTED;
 }
 
 ordo_status_t ordo_tl_get_unsupported(ordo_tl_iface_t *i, ordo_tl_rkey_t *k, size_t o,
-                                      void *d, size_t l, ordo_tl_comp_t *c)
+                                      void *d, size_t l, unsigned f, ordo_tl_comp_t *c)
 {
-    (void)i, (void)k, (void)o, (void)d, (void)l, (void)c;
+    (void)i, (void)k, (void)o, (void)d, (void)l, (void)f, (void)c;
     return ORDO_ERR_UNSUPPORTED;
 }
 
 ordo_status_t ordo_tl_atomic_unsupported(ordo_tl_iface_t *i, ordo_tl_rkey_t *k, size_t o,
                                          ordo_atomic_op_t op, unsigned w, uint64_t v,
-                                         uint64_t c, uint64_t *r, ordo_tl_comp_t *cp)
+                                         uint64_t c, uint64_t *r, unsigned f,
+                                         ordo_tl_comp_t *cp)
 {
-    (void)i, (void)k, (void)o, (void)op, (void)w, (void)v, (void)c, (void)r, (void)cp;
+    (void)i, (void)k, (void)o, (void)op, (void)w, (void)v, (void)c, (void)r, (void)f,
+        (void)cp;
     return ORDO_ERR_UNSUPPORTED;
 }
 

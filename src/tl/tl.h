@@ -25,6 +25,7 @@
 #include <ordo/ordo.h>
 
 #include "../boot/boot.h"
+#include "../core/rcache.h"
 
 /* capability bits */
 #define ORDO_TL_CAP_PUT         (1u << 0)
@@ -35,6 +36,26 @@
 #define ORDO_TL_CAP_ASYNC       (1u << 5)  /* may complete operations later (engines, NIC) */
 #define ORDO_TL_CAP_USER_MEM    (1u << 6)  /* can expose memory it did not allocate */
 #define ORDO_TL_CAP_AM          (1u << 7)  /* active messages (am_short, am_bcopy) */
+/* Opened only when some rank is left that the transports before it in
+ * ORDO_TL do not reach (a network transport in a one-node job costs set-up
+ * and serves nobody).  Every rank takes the same decision: the node map is
+ * the same everywhere. */
+#define ORDO_TL_CAP_ON_DEMAND   (1u << 8)
+/* Operations complete only after a round trip to the peer (a network): the
+ * layer above copies a small put's source so the put is complete locally
+ * at once, as a store would be, rather than wait that round trip. */
+#define ORDO_TL_CAP_NETWORK     (1u << 9)
+
+/* Ordering a transport keeps by itself.  A put, get or atomic issued with
+ * ORDO_TL_OP_ORDERED does not pass (become visible or read memory before)
+ * an earlier ORDERED operation of this process to the same rank when the
+ * pair (earlier kind, later kind) is in iface->ordered_pairs and both are
+ * at most iface->ordered_max bytes: one endpoint and the provider's
+ * FI_ORDER_* bits do it on a network.  The layer above then need not wait
+ * for the earlier one to complete.  Other operations may pass anything. */
+enum { ORDO_TL_KIND_PUT = 0, ORDO_TL_KIND_GET = 1, ORDO_TL_KIND_ATOMIC = 2 };
+#define ORDO_TL_PAIR(earlier, later) (1u << ((earlier) * 3 + (later)))
+#define ORDO_TL_OP_ORDERED (1u << 0)
 
 typedef struct ordo_tl_iface ordo_tl_iface_t;
 typedef struct ordo_tl_mem   ordo_tl_mem_t;
@@ -107,14 +128,16 @@ struct ordo_tl_ops {
      * rkey_close; ORDO_ERR_UNSUPPORTED if it is not mappable here. */
     ordo_status_t (*rkey_ptr)(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, void **ptr_p);
 
+    /* flags: ORDO_TL_OP_* */
     ordo_status_t (*put)(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
-                         const void *src, size_t len, ordo_tl_comp_t *comp);
+                         const void *src, size_t len, unsigned flags, ordo_tl_comp_t *comp);
     ordo_status_t (*get)(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
-                         void *dst, size_t len, ordo_tl_comp_t *comp);
+                         void *dst, size_t len, unsigned flags, ordo_tl_comp_t *comp);
     /* width is 4 or 8; offset aligned to it (checked above). */
     ordo_status_t (*atomic)(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
                             ordo_atomic_op_t op, unsigned width, uint64_t value,
-                            uint64_t compare, uint64_t *result, ordo_tl_comp_t *comp);
+                            uint64_t compare, uint64_t *result, unsigned flags,
+                            ordo_tl_comp_t *comp);
     /* Run completions and deliver arrived messages; returns how many. */
     unsigned      (*progress)(ordo_tl_iface_t *iface);
 
@@ -138,6 +161,19 @@ struct ordo_tl_ops {
      * be used while the reordering test mode is on (ordo_tl_am_can_peek). */
     void         *(*am_peek)(ordo_tl_iface_t *iface, int rank, size_t *len_p);
     void          (*am_consume)(ordo_tl_iface_t *iface, int rank);
+    /* Optional (NULL: the name says it all): with iface NULL, what the
+     * transport would use on this machine with the current settings, without
+     * opening it (ordo-info); else what the open interface uses. */
+    ordo_status_t (*describe)(ordo_tl_iface_t *iface, char *buf, size_t len);
+    /* Optional (NULL: the peers' operations complete without this process's
+     * help, as in shared memory): make progress on the transport's own work
+     * — serve peers' requests, let the provider complete what it carries —
+     * without calling into the layer above (no completion callbacks, no
+     * message handed up; progress does those later).  Safe from anywhere,
+     * e.g. while a bootstrap call waits for peers: a network provider with
+     * manual progress completes a peer's put into this process only while
+     * this process drives it. */
+    void          (*drive)(ordo_tl_iface_t *iface);
 };
 
 typedef struct ordo_tl_reorder ordo_tl_reorder_t;
@@ -146,7 +182,12 @@ typedef struct ordo_tl_reorder ordo_tl_reorder_t;
 struct ordo_tl_iface {
     const ordo_tl_ops_t *ops;
     uint64_t attach_hits, attach_misses, attach_evictions;
+    uint32_t ordered_pairs;       /* ORDO_TL_PAIR()s kept for ORDERED operations */
+    size_t   ordered_max;         /* ... of at most this many bytes */
     uint64_t pio_ops, engine_ops, single_copy_ops;
+    /* memory registration of local buffers (network transports) */
+    uint64_t registrations, registration_ns, bounce_ops;
+    ordo_rcache_counters_t rcache;
     /* active messages: set by the transport at open ... */
     size_t               am_short_max, am_bcopy_max;
     /* ... and by the layer above */
@@ -163,12 +204,12 @@ const ordo_tl_ops_t *ordo_tl_find(const char *name);
 
 /* Stubs for what a transport lacks (the layer above supplies fallbacks). */
 ordo_status_t ordo_tl_put_unsupported(ordo_tl_iface_t *, ordo_tl_rkey_t *, size_t,
-                                      const void *, size_t, ordo_tl_comp_t *);
+                                      const void *, size_t, unsigned, ordo_tl_comp_t *);
 ordo_status_t ordo_tl_get_unsupported(ordo_tl_iface_t *, ordo_tl_rkey_t *, size_t,
-                                      void *, size_t, ordo_tl_comp_t *);
+                                      void *, size_t, unsigned, ordo_tl_comp_t *);
 ordo_status_t ordo_tl_atomic_unsupported(ordo_tl_iface_t *, ordo_tl_rkey_t *, size_t,
                                          ordo_atomic_op_t, unsigned, uint64_t, uint64_t,
-                                         uint64_t *, ordo_tl_comp_t *);
+                                         uint64_t *, unsigned, ordo_tl_comp_t *);
 
 /* Transports hand every arrived message to this, never to the handler
  * directly: it applies the reordering test mode (ORDO_TL_REORDER) when on. */

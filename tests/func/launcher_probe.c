@@ -6,7 +6,9 @@
  *   probe wait               every rank waits in a barrier that never completes,
  *                            printing "ready" first (for signal tests)
  *   probe notify R           (with --on-failure notify) rank R dies; the others
- *                            report what their barrier returned */
+ *                            report what their barrier returned
+ *   probe transport          each rank prints the transport to every other rank:
+ *                            "transport R -> S: text" */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +43,15 @@ int main(int argc, char **argv)
             return 11;
         printf("rank %d of %d binding %s\n", me, ordo_size(), getenv("ORDO_BINDING"));
         ordo_region_free(r);
+        return ordo_finalize() == ORDO_OK ? 0 : 12;
+    }
+    if (strcmp(mode, "transport") == 0) {
+        for (int s = 0; s < ordo_size(); s++) {
+            char what[256];
+            if (s != me && ordo_transport_describe(s, what, sizeof(what)) == ORDO_OK)
+                printf("transport %d -> %d: %s (node %d of %d)\n", me, s, what,
+                       ordo_node_of(s), ordo_node_count());
+        }
         return ordo_finalize() == ORDO_OK ? 0 : 12;
     }
     if (strcmp(mode, "die") == 0 || strcmp(mode, "exit") == 0 ||

@@ -181,3 +181,137 @@ def test_settings_reference_is_current(bindir):
     assert r.returncode == 0
     hint = "regenerate: build/bin/ordo-info --markdown > docs/settings.md"
     assert r.stdout == doc.read_text(), hint
+
+
+def transports(stdout: str, nodes: dict | None = None) -> dict[tuple[int, int], str]:
+    """(rank, peer) -> transport text; nodes (if given) gets peer -> (node, count)."""
+    out: dict[tuple[int, int], str] = {}
+    nodes = {} if nodes is None else nodes
+    for ln in stdout.splitlines():
+        m = re.match(r"transport (\d+) -> (\d+): (.*) \(node (\d+) of (\d+)\)$", ln)
+        if m:
+            out[(int(m[1]), int(m[2]))] = m[3]
+            nodes[int(m[2])] = (int(m[4]), int(m[5]))
+    return out
+
+
+def test_nodes_split_ranks_into_groups(bindir):
+    """--nodes 2 with 4 ranks: {0,1} and {2,3} share memory; across, only
+    the network transport."""
+    before = snapshot()
+    r = run(bindir, "--nodes", "2", "-n", "4", probe(bindir), "transport", timeout=60)
+    assert r.returncode == 0, r.stderr
+    nodes: dict = {}
+    t = transports(r.stdout, nodes)
+    assert len(t) == 12, r.stdout
+    assert nodes == {0: (0, 2), 1: (0, 2), 2: (1, 2), 3: (1, 2)}
+    for (a, b), what in t.items():
+        if a // 2 == b // 2:
+            assert what == "shm", (a, b, what)
+        else:
+            assert what.startswith("ofi "), (a, b, what)
+    assert snapshot() <= before
+
+
+def test_one_node_opens_no_network(bindir):
+    r = run(bindir, "-n", "2", probe(bindir), "transport")
+    assert r.returncode == 0, r.stderr
+    assert set(transports(r.stdout).values()) == {"shm"}
+
+
+def test_nodes_bad_arguments(bindir):
+    r = run(bindir, "--nodes", "0", "-n", "2", "true")
+    assert r.returncode == 2 and "--nodes takes" in r.stderr
+    r = run(bindir, "--nodes", "3", "-n", "2", "true")
+    assert r.returncode == 2 and "more groups than" in r.stderr
+
+
+def links() -> str:
+    return subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
+
+
+def netns_list() -> str:
+    return subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="--netns needs root")
+
+
+@needs_root
+def test_netns_groups_talk_over_their_own_network(bindir):
+    before = (snapshot(), links(), netns_list())
+    r = run(bindir, "--nodes", "2", "--netns", "-n", "2", probe(bindir), "transport", timeout=60)
+    assert r.returncode == 0, r.stderr
+    t = transports(r.stdout)
+    assert set(t) == {(0, 1), (1, 0)}
+    assert all(w.startswith("ofi ") and " on eth0" in w for w in t.values()), t
+    assert (snapshot(), links(), netns_list()) == before
+
+
+@needs_root
+def test_netns_kill9_of_a_rank_leaves_nothing(bindir):
+    before = (snapshot(), links(), netns_list())
+    p = subprocess.Popen([str(bindir / "ordorun"), "--nodes", "2", "--netns", "-n", "2",
+                          probe(bindir), "wait"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ready = 0
+    while ready < 2:
+        line = p.stdout.readline()
+        assert line, p.stderr.read()
+        ready += line.startswith("ready")
+    kids = children(p.pid)
+    t0 = time.monotonic()
+    os.kill(kids[1], signal.SIGKILL)
+    out, err = p.communicate(timeout=10)
+    assert time.monotonic() - t0 < 10
+    assert "killed by signal 9" in err
+    assert (snapshot(), links(), netns_list()) == before
+
+
+@needs_root
+def test_netns_kill9_of_the_launcher_leaves_nothing(bindir):
+    before = (links(), netns_list())
+    p = start_waiting_args(bindir, ["--nodes", "2", "--netns", "-n", "2"], 2)
+    kids = children(p.pid)
+    p.kill()
+    p.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{k}").exists() for k in kids):
+        time.sleep(0.05)
+    assert not any(Path(f"/proc/{k}").exists() for k in kids)
+    assert (links(), netns_list()) == before
+
+
+def start_waiting_args(bindir, opts, n):
+    p = subprocess.Popen([str(bindir / "ordorun"), *opts, probe(bindir), "wait"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ready = 0
+    while ready < n:
+        line = p.stdout.readline()
+        assert line, p.stderr.read()
+        ready += line.startswith("ready")
+    return p
+
+
+def test_kill9_of_a_rank_on_the_other_node_ends_the_job(bindir):
+    """--nodes 2: rank 1 (the other group) is killed while rank 0 waits; the
+    job ends within seconds, naming it, and nothing is left."""
+    before = snapshot()
+    p = start_waiting_args(bindir, ["--nodes", "2", "-n", "2"], 2)
+    kids = children(p.pid)
+    t0 = time.monotonic()
+    os.kill(kids[1], signal.SIGKILL)
+    out, err = p.communicate(timeout=10)
+    assert time.monotonic() - t0 < 10
+    assert p.returncode == 128 + signal.SIGKILL
+    assert "rank 1 (pid" in err and "killed by signal 9" in err
+    assert snapshot() <= before
+
+
+def test_a_crash_stays_a_crash_across_nodes(bindir):
+    """Loading libfabric (for --nodes) must not change how a rank dies: a
+    library it pulls in would otherwise turn SIGSEGV into exit(1)."""
+    r = run(bindir, "--nodes", "2", "-n", "2", probe(bindir), "die", "1",
+            str(int(signal.SIGSEGV)), timeout=60)
+    assert r.returncode == 128 + signal.SIGSEGV, r.stderr
+    assert "killed by signal 11" in r.stderr

@@ -55,6 +55,28 @@ int main(void)
     CHECK_OK(ordo_config_load());
     CHECK(ordo_config.engines == 3);
 
+    /* the network transport's settings: lanes 1 to 8, MR_LOCAL 0 or 1 */
+    CHECK(ordo_config.ofi_lanes == 1);
+    CHECK(strcmp(ordo_config.tl, "self,shm,ofi") == 0);
+    setenv("ORDO_OFI_LANES", "9", 1);
+    CHECK_STATUS(ordo_config_load(), ORDO_ERR_INVALID_PARAM);
+    setenv("ORDO_OFI_LANES", "0", 1);
+    CHECK_STATUS(ordo_config_load(), ORDO_ERR_INVALID_PARAM);
+    setenv("ORDO_OFI_LANES", "4", 1);
+    setenv("ORDO_OFI_MR_LOCAL", "2", 1);
+    CHECK_STATUS(ordo_config_load(), ORDO_ERR_INVALID_PARAM);
+    setenv("ORDO_OFI_MR_LOCAL", "1", 1);
+    setenv("ORDO_BOUNCE_MAX", "2M", 1);
+    CHECK_STATUS(ordo_config_load(), ORDO_ERR_INVALID_PARAM);
+    setenv("ORDO_BOUNCE_MAX", "8K", 1);
+    CHECK_OK(ordo_config_load());
+    CHECK(ordo_config.ofi_lanes == 4 && ordo_config.ofi_mr_local == 1);
+    CHECK(ordo_config.bounce_max == 8192);
+    unsetenv("ORDO_OFI_LANES");
+    unsetenv("ORDO_OFI_MR_LOCAL");
+    unsetenv("ORDO_BOUNCE_MAX");
+    CHECK_OK(ordo_config_load());
+
     /* ordo_init refuses a bad setting with a clear error, not a crash */
     setenv("ORDO_TL", "carrier-pigeon", 1);
     CHECK_STATUS(ordo_init(NULL), ORDO_ERR_INVALID_PARAM);

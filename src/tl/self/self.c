@@ -87,26 +87,27 @@ static ordo_status_t self_rkey_ptr(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey,
 }
 
 static ordo_status_t self_put(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
-                              const void *src, size_t len, ordo_tl_comp_t *comp)
+                              const void *src, size_t len, unsigned flags, ordo_tl_comp_t *comp)
 {
-    (void)iface, (void)comp;
+    (void)iface, (void)flags, (void)comp;
     memmove((char *)rkey->ptr + offset, src, len);
     return ORDO_OK;
 }
 
 static ordo_status_t self_get(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
-                              void *dst, size_t len, ordo_tl_comp_t *comp)
+                              void *dst, size_t len, unsigned flags, ordo_tl_comp_t *comp)
 {
-    (void)iface, (void)comp;
+    (void)iface, (void)flags, (void)comp;
     memmove(dst, (char *)rkey->ptr + offset, len);
     return ORDO_OK;
 }
 
 static ordo_status_t self_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
                                  ordo_atomic_op_t op, unsigned width, uint64_t value,
-                                 uint64_t compare, uint64_t *result, ordo_tl_comp_t *comp)
+                                 uint64_t compare, uint64_t *result, unsigned flags,
+                                 ordo_tl_comp_t *comp)
 {
-    (void)iface, (void)comp;
+    (void)iface, (void)flags, (void)comp;
     *result = ordo_tl_atomic_apply((char *)rkey->ptr + offset, op, width, value, compare);
     return ORDO_OK;
 }

@@ -147,7 +147,7 @@ static void shm_iface_close(ordo_tl_iface_t *iface)
 static int shm_reaches(ordo_tl_iface_t *iface, int rank)
 {
     shm_iface_t *s = (shm_iface_t *)iface;
-    return rank >= 0 && rank < s->size;   /* every ordorun rank shares this node */
+    return rank >= 0 && rank < s->size && ordo_boot_same_node(s->boot, rank);
 }
 
 static ordo_status_t shm_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t *p,
@@ -307,8 +307,9 @@ static ordo_status_t cma_copy(shm_rkey_t *k, int write, char *local, char *remot
 }
 
 static ordo_status_t shm_put(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
-                             const void *src, size_t len, ordo_tl_comp_t *comp)
+                             const void *src, size_t len, unsigned flags, ordo_tl_comp_t *comp)
 {
+    (void)flags;   /* engines keep no order: ordered_pairs is 0 */
     shm_iface_t *s = (shm_iface_t *)iface;
     shm_rkey_t *k = (shm_rkey_t *)rkey;
     if (k->kind == SHM_MEM_CMA && !k->local) {
@@ -332,8 +333,9 @@ static ordo_status_t shm_put(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_
 }
 
 static ordo_status_t shm_get(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
-                             void *dst, size_t len, ordo_tl_comp_t *comp)
+                             void *dst, size_t len, unsigned flags, ordo_tl_comp_t *comp)
 {
+    (void)flags;
     shm_iface_t *s = (shm_iface_t *)iface;
     shm_rkey_t *k = (shm_rkey_t *)rkey;
     if (k->kind == SHM_MEM_CMA && !k->local) {
@@ -356,9 +358,10 @@ static ordo_status_t shm_get(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_
 
 static ordo_status_t shm_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
                                 ordo_atomic_op_t op, unsigned width, uint64_t value,
-                                uint64_t compare, uint64_t *result, ordo_tl_comp_t *comp)
+                                uint64_t compare, uint64_t *result, unsigned flags,
+                                ordo_tl_comp_t *comp)
 {
-    (void)comp;
+    (void)flags, (void)comp;
     shm_iface_t *s = (shm_iface_t *)iface;
     shm_rkey_t *k = (shm_rkey_t *)rkey;
     if (k->kind == SHM_MEM_CMA && !k->local) {

@@ -1,0 +1,321 @@
+/* ofi: ranks reached through libfabric (RDM endpoints).
+ *
+ * One fabric, domain and address vector per process; K endpoints ("lanes",
+ * ORDO_OFI_LANES), each with its own completion queue and its own posted
+ * receive buffers.  Lane l of this rank talks to lane l of every peer, so
+ * operations on different lanes travel independent paths (separate
+ * connections on tcp) and may arrive and complete in any order.
+ *
+ * RMA uses the provider's fi_write / fi_read, with delivery-complete
+ * semantics: a put completes when its data is in the target's memory, as the
+ * transport contract says.  Atomics are performed by the target's CPU on
+ * request (an active message the target's progress serves), so they are
+ * atomic with the target's own CPU atomics and need no provider atomics.
+ * Active messages are sends into pre-posted receive buffers.
+ *
+ * Everything a peer sends is checked before use: sender rank, message kind
+ * and length, and for atomics the memory id, offset and width, against what
+ * this process itself exposed. */
+#ifndef ORDO_TL_OFI_H
+#define ORDO_TL_OFI_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+
+#include <signal.h>
+
+#include "../tl.h"
+
+/* libfabric, opened on first use (ofi_lib.c says why): the five functions
+ * called by name, through pointers; everything else is inline. */
+struct ofi_lib {
+    void            *handle;
+    int            (*getinfo)(uint32_t version, const char *node, const char *service,
+                              uint64_t flags, const struct fi_info *hints,
+                              struct fi_info **info);
+    void           (*freeinfo)(struct fi_info *info);
+    struct fi_info *(*dupinfo)(const struct fi_info *info);
+    int            (*fabric)(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
+                             void *context);
+    const char    *(*strerror)(int errnum);
+};
+extern struct ofi_lib ofi_lib;
+#define fi_getinfo  ofi_lib.getinfo
+#define fi_freeinfo ofi_lib.freeinfo
+#define fi_dupinfo  ofi_lib.dupinfo
+#define fi_fabric   ofi_lib.fabric
+#define fi_strerror ofi_lib.strerror
+ordo_status_t ofi_lib_load(void);
+/* Put back any signal handler a library took over meanwhile. */
+void          ofi_signals_save(struct sigaction *saved);
+void          ofi_signals_restore(const struct sigaction *saved);
+
+#define OFI_LANES_MAX 8
+#define OFI_ADDR_MAX  64     /* bytes of one endpoint name we exchange */
+#define OFI_CQ_BATCH  16
+
+/* What a completion's context is. */
+enum {
+    OFI_CTX_RX = 1,      /* a posted receive buffer */
+    OFI_CTX_TX,          /* a send from a bounce buffer */
+    OFI_CTX_OP           /* an RMA piece of an operation */
+};
+
+typedef struct ofi_ctx {
+    struct fi_context2 fi;     /* the provider's, first (FI_CONTEXT2 mode) */
+    uint8_t            kind;
+} ofi_ctx_t;
+
+/* Kinds of message on the wire, in the transport header. */
+enum {
+    OFI_MSG_SHORT = 1,   /* for the layer above; data valid during the call */
+    OFI_MSG_BCOPY,       /* for the layer above; the buffer may be kept */
+    OFI_MSG_AMO_REQ,     /* perform an atomic here */
+    OFI_MSG_AMO_REP      /* its result */
+};
+
+typedef struct ofi_wire {
+    uint32_t src;        /* sender's rank: checked against the job size */
+    uint8_t  kind;
+    uint8_t  pad[3];
+} ofi_wire_t;
+
+typedef struct ofi_amo_req {
+    uint64_t mem_id;     /* the target's exposure */
+    uint64_t offset;
+    uint64_t value, compare;
+    uint32_t id;         /* the initiator's slot */
+    uint8_t  op, width;
+    uint8_t  pad[2];
+} ofi_amo_req_t;
+
+typedef struct ofi_amo_rep {
+    uint32_t id;
+    int32_t  status;
+    uint64_t old;
+} ofi_amo_rep_t;
+
+/* A message buffer: a receive buffer posted on a lane, or a send bounce
+ * buffer.  data follows in the registered pool. */
+typedef struct ofi_buf {
+    ofi_ctx_t        ctx;
+    struct ofi_buf  *next;
+    uint8_t          lane;
+    uint8_t          held;     /* rx: kept by the layer above */
+    uint8_t          spilled;  /* a heap copy of a parked message (ofi_am_spill) */
+    int              rank;     /* tx: the receiver */
+    size_t           len;      /* rx: bytes received */
+    char            *data;
+} ofi_buf_t;
+
+/* Memory this process exposed (a region, or a rendezvous buffer). */
+struct ordo_tl_mem {
+    uint64_t            id;
+    char               *addr;
+    size_t              size;
+    struct fid_mr      *mr[OFI_LANES_MAX];   /* one, or one per lane (FI_MR_ENDPOINT) */
+    struct ordo_tl_mem *next;
+};
+
+/* A peer's memory. */
+typedef struct ofi_rkey {
+    ordo_tl_rkey_t super;
+    uint64_t       mem_id;
+    uint64_t       raddr;                 /* base for remote addresses: VIRT_ADDR or 0 */
+    uint64_t       key[OFI_LANES_MAX];
+    int            mapped_raw;            /* keys came from fi_mr_map_raw */
+} ofi_rkey_t;
+
+/* One operation: its RMA pieces (an operation longer than the provider's
+ * largest message is split) or its atomic request. */
+typedef struct ofi_op {
+    ofi_ctx_t        ctx;
+    ordo_tl_comp_t  *comp;
+    struct ofi_op   *next;         /* backlog or free list */
+    ordo_status_t    status;
+    unsigned         pieces;       /* RMA pieces still in flight */
+    uint8_t          type;         /* OFI_OP_* */
+    uint8_t          lane;
+    uint8_t          done;
+    uint8_t          abandoned;    /* its waiter gave up (peer dead): release on completion */
+    int              rank;
+    /* what to (re)issue */
+    ofi_rkey_t      *rkey;
+    char            *local;
+    size_t           offset, len, issued;
+    struct fid_mr   *local_mr;     /* registered for this operation (FI_MR_LOCAL) */
+    void            *local_desc;
+    char            *bounce;       /* the data goes through this pre-registered buffer */
+    ordo_rcache_entry_t *cached;   /* the registration cache's, for local_desc */
+    /* atomics */
+    uint32_t         amo_id;
+    uint8_t          aop, width;
+    uint64_t         value, compare;
+    uint64_t        *result;
+} ofi_op_t;
+
+enum { OFI_OP_PUT = 1, OFI_OP_GET, OFI_OP_AMO };
+
+/* An atomic's reply that found no room to go out yet. */
+typedef struct ofi_reply {
+    struct ofi_reply *next;
+    int               rank;
+    unsigned          lane;
+    ofi_amo_rep_t     rep;
+} ofi_reply_t;
+
+typedef struct ofi_lane {
+    struct fid_ep *ep;
+    struct fid_cq *cq;
+    char           name[OFI_ADDR_MAX];
+    size_t         namelen;
+} ofi_lane_t;
+
+typedef struct ofi_iface {
+    ordo_tl_iface_t    super;
+    ordo_boot_t       *boot;
+    int                rank, size, nlanes;
+    struct fi_info    *info;          /* lane 0: the ordering the default mode needs */
+    struct fi_info    *info_relaxed;  /* the other lanes: no ordering asked */
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av     *av;
+    fi_addr_t         *addr;          /* [rank * nlanes + lane] */
+    ofi_lane_t         lane[OFI_LANES_MAX];
+    unsigned           next_lane;
+    /* memory registration */
+    uint64_t           mr_mode;
+    int                mr_local;      /* local buffers need descriptors */
+    int                mr_per_lane;   /* FI_MR_ENDPOINT: an MR per endpoint */
+    uint64_t           next_key, next_mem_id;
+    size_t             max_msg;
+    size_t             inject_max;
+    struct ordo_tl_mem *mems;         /* exposed here, for atomic requests */
+    /* message buffers: one registered pool, receives then sends */
+    size_t             buf_size;      /* wire header + largest message */
+    unsigned           nrx, ntx;      /* receives per lane, sends in all */
+    char              *pool;
+    size_t             pool_len;
+    struct fid_mr     *pool_mr[OFI_LANES_MAX];
+    ofi_buf_t         *bufs;
+    ofi_buf_t         *tx_free;
+    /* bounce buffers for small RMA from unregistered memory (FI_MR_LOCAL) */
+    size_t             bounce_size;
+    unsigned           nbounce;
+    char              *bounce_pool;
+    struct fid_mr     *bounce_mr[OFI_LANES_MAX];
+    char             **bounce_free;   /* stack of free buffers */
+    unsigned           bounce_top;
+    /* registration cache of local buffers, one per lane with FI_MR_ENDPOINT */
+    ordo_rcache_t     *rcache[OFI_LANES_MAX];
+    struct ofi_rc_arg {
+        struct ofi_iface *o;
+        unsigned          lane;
+    } rc_arg[OFI_LANES_MAX];
+    ofi_buf_t         *rx_parked_head, *rx_parked_tail;  /* arrived, not yet handed up */
+    ofi_buf_t         *rx_repost;     /* receive buffers the provider refused for now */
+    unsigned           held[OFI_LANES_MAX];   /* receive buffers the layer above keeps */
+    unsigned           nparked;
+    /* operations */
+    ofi_op_t          *op_free;
+    ofi_op_t          *backlog_head, *backlog_tail;      /* refused with -FI_EAGAIN */
+    ofi_op_t          *done_head, *done_tail;            /* completed, not yet reported */
+    ofi_op_t         **amo_slot;      /* atomics awaiting their reply, by id */
+    uint32_t           amo_cap, amo_free_hint;
+    ofi_reply_t       *reply_backlog;
+    int                polling;       /* inside ofi_poll: sends do not poll again */
+    /* the progress helper (ORDO_OFI_PROGRESS=thread) */
+    int                threaded;
+    pthread_mutex_t    lock;          /* recursive; taken by every entry point */
+    pthread_t          helper_thread;
+    int                stop_pipe[2];
+    int                wait_fd[OFI_LANES_MAX];   /* completion queues' wait fds, or -1 */
+    _Atomic uint64_t   last_active_ns;           /* the program last drove the transport */
+    uint64_t           helper_drives;
+    unsigned           inflight;      /* operations not yet completed */
+} ofi_iface_t;
+
+/* ofi.c */
+ordo_status_t ofi_status(int fi_err);
+void          ofi_post_error(ofi_iface_t *o, const char *what, int rank, ssize_t ret);
+void          ofi_poll(ofi_iface_t *o);
+static inline void *ofi_pool_desc(ofi_iface_t *o, unsigned lane)
+{
+    struct fid_mr *mr = o->pool_mr[o->mr_per_lane ? lane : 0];
+    return mr ? fi_mr_desc(mr) : NULL;
+}
+
+/* ofi_progress.c: progress, the helper thread, the locked entry points */
+unsigned      ofi_work(ofi_iface_t *o);
+void          ofi_mark_active(ofi_iface_t *o);
+ordo_status_t ofi_helper_start(ofi_iface_t *o);
+void          ofi_helper_stop(ofi_iface_t *o);
+unsigned      ofi_progress(ordo_tl_iface_t *iface);
+void          ofi_drive(ordo_tl_iface_t *iface);
+ordo_status_t ofi_l_put(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
+                        const void *src, size_t len, unsigned flags, ordo_tl_comp_t *comp);
+ordo_status_t ofi_l_get(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
+                        void *dst, size_t len, unsigned flags, ordo_tl_comp_t *comp);
+ordo_status_t ofi_l_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
+                           ordo_atomic_op_t op, unsigned width, uint64_t value,
+                           uint64_t compare, uint64_t *result, unsigned flags,
+                           ordo_tl_comp_t *comp);
+ordo_status_t ofi_l_am_short(ordo_tl_iface_t *iface, int rank, const void *hdr, size_t hdrlen,
+                             const void *payload, size_t len);
+ordo_status_t ofi_l_am_bcopy(ordo_tl_iface_t *iface, int rank, const void *hdr, size_t hdrlen,
+                             const void *payload, size_t len);
+void          ofi_l_am_release(ordo_tl_iface_t *iface, void *desc);
+ordo_status_t ofi_l_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t *params,
+                               ordo_tl_mem_t **mem_p, void *blob, size_t *bloblen_p);
+void          ofi_l_mem_release(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem);
+ordo_status_t ofi_l_rkey_open(ordo_tl_iface_t *iface, int rank, const void *blob,
+                              size_t bloblen, ordo_tl_rkey_t **rkey_p);
+void          ofi_l_rkey_close(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey);
+
+/* ofi_am.c: messages */
+ordo_status_t ofi_am_open(ofi_iface_t *o);
+void          ofi_am_close(ofi_iface_t *o);
+void          ofi_am_rx_complete(ofi_iface_t *o, ofi_buf_t *b, size_t len);
+void          ofi_am_tx_complete(ofi_iface_t *o, ofi_buf_t *b);
+unsigned      ofi_am_deliver_parked(ofi_iface_t *o);
+unsigned      ofi_am_repost_pending(ofi_iface_t *o);
+void          ofi_am_spill(ofi_iface_t *o);
+ordo_status_t ofi_am_send(ofi_iface_t *o, int rank, unsigned lane, uint8_t kind,
+                          const void *hdr, size_t hdrlen, const void *payload, size_t len);
+ordo_status_t ofi_am_short(ordo_tl_iface_t *iface, int rank, const void *hdr, size_t hdrlen,
+                           const void *payload, size_t len);
+ordo_status_t ofi_am_bcopy(ordo_tl_iface_t *iface, int rank, const void *hdr, size_t hdrlen,
+                           const void *payload, size_t len);
+void          ofi_am_release(ordo_tl_iface_t *iface, void *desc);
+
+/* ofi_rma.c: memory and one-sided operations */
+ordo_status_t ofi_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t *params,
+                             ordo_tl_mem_t **mem_p, void *blob, size_t *bloblen_p);
+void          ofi_mem_release(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem);
+ordo_status_t ofi_rkey_open(ordo_tl_iface_t *iface, int rank, const void *blob, size_t bloblen,
+                            ordo_tl_rkey_t **rkey_p);
+void          ofi_rkey_close(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey);
+ordo_status_t ofi_rkey_ptr(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, void **ptr_p);
+ordo_status_t ofi_put(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
+                      const void *src, size_t len, unsigned flags, ordo_tl_comp_t *comp);
+ordo_status_t ofi_get(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset, void *dst,
+                      size_t len, unsigned flags, ordo_tl_comp_t *comp);
+ordo_status_t ofi_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
+                         ordo_atomic_op_t op, unsigned width, uint64_t value, uint64_t compare,
+                         uint64_t *result, unsigned flags, ordo_tl_comp_t *comp);
+void          ofi_op_piece_done(ofi_iface_t *o, ofi_op_t *op, ordo_status_t st);
+void          ofi_amo_serve(ofi_iface_t *o, int src, unsigned lane, const ofi_amo_req_t *req);
+void          ofi_amo_reply(ofi_iface_t *o, int src, const ofi_amo_rep_t *rep);
+unsigned      ofi_backlog_retry(ofi_iface_t *o);
+unsigned      ofi_report_done(ofi_iface_t *o);
+ordo_status_t ofi_rma_open(ofi_iface_t *o);
+void          ofi_rma_close(ofi_iface_t *o);
+
+#endif

@@ -1,0 +1,712 @@
+/* ofi: exposed memory, remote keys, put / get / atomics.
+ *
+ * An operation is posted whole when the provider takes messages that
+ * large, else in pieces of its largest message, one after the other.  An
+ * operation the provider refuses for now (-FI_EAGAIN) waits in a backlog
+ * that progress posts again; the operation is in progress meanwhile.  A
+ * synchronous operation (no completion given) polls until it completes, or
+ * until its peer is known dead. */
+#define _GNU_SOURCE
+#include "ofi.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../base/compiler.h"
+#include "../../base/config.h"
+#include "../../base/log.h"
+#include "../../base/timer.h"
+
+/* What travels in a region's blob (keys follow). */
+typedef struct ofi_blob {
+    uint64_t mem_id;
+    uint64_t addr;      /* the owner's address of the first byte */
+    uint64_t raddr;     /* what RMA addresses are counted from */
+    uint64_t size;
+    uint16_t nkeys, keylen;
+    uint32_t pad;
+} ofi_blob_t;
+
+#define OFI_KEYS_MAX (ORDO_TL_BLOB_MAX - sizeof(ofi_blob_t))
+
+/* ------------------------------------------------------------ exposure */
+
+static ordo_status_t reg_error(ofi_iface_t *o, const char *what, size_t len, int ret)
+{
+    ordo_error("ofi (%s): cannot register %zu bytes of %s: %s%s", o->info->fabric_attr->prov_name,
+               len, what, fi_strerror(-ret),
+               ret == -FI_ENOMEM || ret == -FI_EAGAIN
+                   ? " (the locked-memory limit, ulimit -l, or the provider's registration "
+                     "limit was reached)"
+                   : "");
+    return ofi_status(ret);
+}
+
+/* Register [addr, addr+len) for access, bound to lane's endpoint where the
+ * provider wants that. */
+static int reg(ofi_iface_t *o, void *addr, size_t len, uint64_t access, unsigned lane,
+               struct fid_mr **mr_p)
+{
+    int ret = fi_mr_reg(o->domain, addr, len, access, 0, o->next_key++, 0, mr_p, NULL);
+    if (ret == 0 && o->mr_per_lane) {
+        ret = fi_mr_bind(*mr_p, &o->lane[lane].ep->fid, 0);
+        if (ret == 0)
+            ret = fi_mr_enable(*mr_p);
+        if (ret != 0) {
+            fi_close(&(*mr_p)->fid);
+            *mr_p = NULL;
+        }
+    }
+    return ret;
+}
+
+static void mem_free(ofi_iface_t *o, struct ordo_tl_mem *m)
+{
+    (void)o;
+    for (int l = 0; l < OFI_LANES_MAX; l++)
+        if (m->mr[l])
+            fi_close(&m->mr[l]->fid);
+    free(m);
+}
+
+ordo_status_t ofi_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t *p,
+                             ordo_tl_mem_t **mem_p, void *blob, size_t *bloblen_p)
+{
+    ofi_iface_t *o = (ofi_iface_t *)iface;
+    struct ordo_tl_mem *m = calloc(1, sizeof(*m));
+    if (m == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    m->id = ++o->next_mem_id;
+    m->addr = p->addr;
+    m->size = p->size;
+    ofi_blob_t h = {.mem_id = m->id, .addr = (uint64_t)(uintptr_t)p->addr, .size = p->size};
+    uint8_t *keys = (uint8_t *)blob + sizeof(h);
+    if (p->size > 0) {
+        int nmr = o->mr_per_lane ? o->nlanes : 1;
+        for (int l = 0; l < nmr; l++) {
+            int ret = reg(o, p->addr, p->size,
+                          FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE, (unsigned)l,
+                          &m->mr[l]);
+            if (ret != 0) {
+                ordo_status_t st = reg_error(o, "a region", p->size, ret);
+                mem_free(o, m);
+                return st;
+            }
+            if (o->mr_mode & FI_MR_RAW) {
+                size_t room = OFI_KEYS_MAX - (size_t)l * h.keylen, ks = room;
+                uint64_t base = 0;
+                ret = fi_mr_raw_attr(m->mr[l], &base, keys + (size_t)l * h.keylen, &ks, 0);
+                if (ret != 0 || (l > 0 && ks != h.keylen)) {
+                    ordo_error("ofi (%s): raw memory keys do not fit in a region record "
+                               "(%zu bytes for %d keys): %s", o->info->fabric_attr->prov_name,
+                               OFI_KEYS_MAX, nmr, ret ? fi_strerror(-ret) : "sizes differ");
+                    mem_free(o, m);
+                    return ORDO_ERR_UNSUPPORTED;
+                }
+                h.keylen = (uint16_t)ks;
+                h.raddr = base;
+            } else {
+                uint64_t key = fi_mr_key(m->mr[l]);
+                if (key == FI_KEY_NOTAVAIL) {
+                    ordo_error("ofi (%s): the provider gave no key for a region",
+                               o->info->fabric_attr->prov_name);
+                    mem_free(o, m);
+                    return ORDO_ERR_UNSUPPORTED;
+                }
+                h.keylen = 8;
+                memcpy(keys + (size_t)l * 8, &key, 8);
+                h.raddr = (o->mr_mode & FI_MR_VIRT_ADDR) ? h.addr : 0;
+            }
+        }
+        h.nkeys = (uint16_t)nmr;
+    }
+    memcpy(blob, &h, sizeof(h));
+    *bloblen_p = sizeof(h) + (size_t)h.nkeys * h.keylen;
+    m->next = o->mems;
+    o->mems = m;
+    *mem_p = m;
+    return ORDO_OK;
+}
+
+void ofi_mem_release(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem)
+{
+    ofi_iface_t *o = (ofi_iface_t *)iface;
+    for (struct ordo_tl_mem **pp = &o->mems; *pp; pp = &(*pp)->next) {
+        if (*pp == mem) {
+            *pp = mem->next;
+            break;
+        }
+    }
+    mem_free(o, mem);
+}
+
+ordo_status_t ofi_rkey_open(ordo_tl_iface_t *iface, int rank, const void *blob, size_t bloblen,
+                            ordo_tl_rkey_t **rkey_p)
+{
+    ofi_iface_t *o = (ofi_iface_t *)iface;
+    ofi_blob_t h;
+    if (bloblen < sizeof(h))
+        goto bad;
+    memcpy(&h, blob, sizeof(h));
+    unsigned want = h.size ? (o->mr_per_lane ? (unsigned)o->nlanes : 1u) : 0u;
+    if (h.nkeys != want || bloblen != sizeof(h) + (size_t)h.nkeys * h.keylen ||
+        (h.nkeys && ((o->mr_mode & FI_MR_RAW) ? h.keylen == 0 : h.keylen != 8)))
+        goto bad;
+    ofi_rkey_t *k = calloc(1, sizeof(*k));
+    if (k == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    k->super.rank = rank;
+    k->super.size = h.size;
+    k->super.base = h.addr;
+    k->mem_id = h.mem_id;
+    k->raddr = h.raddr;
+    const uint8_t *keys = (const uint8_t *)blob + sizeof(h);
+    for (unsigned l = 0; l < h.nkeys; l++) {
+        if (o->mr_mode & FI_MR_RAW) {
+            int ret = fi_mr_map_raw(o->domain, h.raddr, (uint8_t *)keys + (size_t)l * h.keylen,
+                                    h.keylen, &k->key[l], 0);
+            if (ret != 0) {
+                ordo_error("ofi: cannot map rank %d's memory key: %s", rank, fi_strerror(-ret));
+                for (unsigned j = 0; j < l; j++)
+                    fi_mr_unmap_key(o->domain, k->key[j]);
+                free(k);
+                return ofi_status(ret);
+            }
+            k->mapped_raw = (int)l + 1;
+        } else {
+            memcpy(&k->key[l], keys + (size_t)l * 8, 8);
+        }
+    }
+    if (h.nkeys == 1)
+        for (int l = 1; l < OFI_LANES_MAX; l++)
+            k->key[l] = k->key[0];
+    *rkey_p = &k->super;
+    return ORDO_OK;
+bad:
+    ordo_error("ofi: rank %d's memory record is malformed (%zu bytes)", rank, bloblen);
+    return ORDO_ERR_BOOTSTRAP;
+}
+
+void ofi_rkey_close(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey)
+{
+    ofi_iface_t *o = (ofi_iface_t *)iface;
+    ofi_rkey_t *k = (ofi_rkey_t *)rkey;
+    for (int l = 0; l < k->mapped_raw; l++)
+        fi_mr_unmap_key(o->domain, k->key[l]);
+    free(k);
+}
+
+ordo_status_t ofi_rkey_ptr(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, void **ptr_p)
+{
+    (void)iface, (void)rkey, (void)ptr_p;
+    return ORDO_ERR_UNSUPPORTED;   /* a peer's memory is never mapped here */
+}
+
+/* ---------------------------------------------------------- operations */
+
+static ofi_op_t *op_new(ofi_iface_t *o)
+{
+    ofi_op_t *op = o->op_free;
+    if (op)
+        o->op_free = op->next;
+    else if ((op = malloc(sizeof(*op))) == NULL)
+        return NULL;
+    memset(op, 0, sizeof(*op));
+    op->ctx.kind = OFI_CTX_OP;
+    return op;
+}
+
+static void op_release(ofi_iface_t *o, ofi_op_t *op)
+{
+    if (op->local_mr)
+        fi_close(&op->local_mr->fid);
+    op->local_mr = NULL;
+    if (op->bounce)
+        o->bounce_free[o->bounce_top++] = op->bounce;
+    op->bounce = NULL;
+    if (op->cached)
+        ordo_rcache_put(o->rcache[o->mr_per_lane ? op->lane : 0], op->cached);
+    op->cached = NULL;
+    op->next = o->op_free;
+    o->op_free = op;
+}
+
+/* A local descriptor for the operation's buffer where the provider needs
+ * one: the region's registration when the buffer lies in exposed memory;
+ * for a small transfer, a pre-registered bounce buffer the data is copied
+ * through (registering costs more than copying a few KiB: Ibrahim et al.);
+ * else a registration for this operation. */
+static ordo_status_t local_desc(ofi_iface_t *o, ofi_op_t *op, uint64_t access)
+{
+    if (!o->mr_local || op->len == 0)
+        return ORDO_OK;
+    for (struct ordo_tl_mem *m = o->mems; m; m = m->next) {
+        if (m->size && op->local >= m->addr && op->len <= m->size &&
+            (size_t)(op->local - m->addr) <= m->size - op->len) {
+            op->local_desc = fi_mr_desc(m->mr[o->mr_per_lane ? op->lane : 0]);
+            return ORDO_OK;
+        }
+    }
+    if (op->len <= o->bounce_size && o->bounce_top > 0) {
+        op->bounce = o->bounce_free[--o->bounce_top];
+        if (op->type == OFI_OP_PUT)
+            memcpy(op->bounce, op->local, op->len);
+        op->local_desc = fi_mr_desc(o->bounce_mr[o->mr_per_lane ? op->lane : 0]);
+        o->super.bounce_ops++;
+        return ORDO_OK;
+    }
+    ordo_rcache_t *rc = o->rcache[o->mr_per_lane ? op->lane : 0];
+    if (rc) {
+        ordo_status_t st = ordo_rcache_get(rc, op->local, op->len, &op->cached);
+        if (st != ORDO_OK)
+            return st;
+        op->local_desc = fi_mr_desc(ordo_rcache_handle(op->cached));
+        return ORDO_OK;
+    }
+    uint64_t t0 = ordo_time_ns();
+    int ret = reg(o, op->local, op->len, access, op->lane, &op->local_mr);
+    if (ret != 0)
+        return reg_error(o, "a local buffer", op->len, ret);
+    o->super.registrations++;
+    o->super.registration_ns += ordo_time_ns() - t0;
+    op->local_desc = fi_mr_desc(op->local_mr);
+    return ORDO_OK;
+}
+
+/* The registration cache's calls into the provider. */
+static ordo_status_t rc_reg(void *arg, void *addr, size_t len, void **handle_p)
+{
+    struct ofi_rc_arg *a = arg;
+    ofi_iface_t *o = a->o;
+    uint64_t t0 = ordo_time_ns();
+    struct fid_mr *mr = NULL;
+    int ret = reg(o, addr, len, FI_READ | FI_WRITE, a->lane, &mr);
+    if (ret != 0)
+        return reg_error(o, "a local buffer", len, ret);
+    o->super.registrations++;
+    o->super.registration_ns += ordo_time_ns() - t0;
+    *handle_p = mr;
+    return ORDO_OK;
+}
+
+static void rc_dereg(void *arg, void *handle)
+{
+    (void)arg;
+    fi_close(&((struct fid_mr *)handle)->fid);
+}
+
+static const ordo_rcache_ops_t rc_ops = {.reg = rc_reg, .dereg = rc_dereg};
+
+ordo_status_t ofi_rma_open(ofi_iface_t *o)
+{
+    if (!o->mr_local)
+        return ORDO_OK;
+    if (ordo_config.rcache_max > 0) {
+        for (int l = 0; l < (o->mr_per_lane ? o->nlanes : 1); l++) {
+            o->rc_arg[l] = (struct ofi_rc_arg){.o = o, .lane = (unsigned)l};
+            ordo_status_t st = ordo_rcache_create(&rc_ops, &o->rc_arg[l],
+                                                  (size_t)ordo_config.rcache_max,
+                                                  ordo_config.rcache_max_bytes,
+                                                  &o->super.rcache, &o->rcache[l]);
+            if (st == ORDO_ERR_UNSUPPORTED)
+                break;   /* no memory monitor here: registered per operation */
+            if (st != ORDO_OK)
+                return st;
+        }
+    }
+    if (ordo_config.bounce_max == 0)
+        return ORDO_OK;
+    o->bounce_size = ordo_config.bounce_max;
+    o->nbounce = 64;
+    size_t len = ((size_t)o->nbounce * o->bounce_size + 4095) & ~(size_t)4095;
+    o->bounce_pool = aligned_alloc(4096, len);
+    o->bounce_free = malloc(o->nbounce * sizeof(char *));
+    if (o->bounce_pool == NULL || o->bounce_free == NULL) {
+        ordo_error("ofi: cannot allocate %zu bytes of bounce buffers", len);
+        return ORDO_ERR_NO_MEMORY;
+    }
+    for (int l = 0; l < (o->mr_per_lane ? o->nlanes : 1); l++) {
+        int ret = reg(o, o->bounce_pool, len, FI_READ | FI_WRITE, (unsigned)l, &o->bounce_mr[l]);
+        if (ret != 0)
+            return reg_error(o, "bounce buffers", len, ret);
+    }
+    for (unsigned i = 0; i < o->nbounce; i++)
+        o->bounce_free[o->bounce_top++] = o->bounce_pool + (size_t)i * o->bounce_size;
+    return ORDO_OK;
+}
+
+static uint32_t amo_slot_take(ofi_iface_t *o, ofi_op_t *op)
+{
+    for (uint32_t n = 0; n < o->amo_cap; n++) {
+        uint32_t i = (o->amo_free_hint + n) % o->amo_cap;
+        if (o->amo_slot[i] == NULL) {
+            o->amo_slot[i] = op;
+            o->amo_free_hint = i + 1;
+            return i;
+        }
+    }
+    uint32_t cap = o->amo_cap ? o->amo_cap * 2 : 64;
+    ofi_op_t **s = realloc(o->amo_slot, cap * sizeof(*s));
+    if (s == NULL)
+        return UINT32_MAX;
+    memset(s + o->amo_cap, 0, (cap - o->amo_cap) * sizeof(*s));
+    uint32_t i = o->amo_cap;
+    o->amo_slot = s;
+    o->amo_cap = cap;
+    s[i] = op;
+    o->amo_free_hint = i + 1;
+    return i;
+}
+
+/* Post the operation's next piece (or its atomic request): 0, -FI_EAGAIN,
+ * or another libfabric error. */
+static ssize_t post(ofi_iface_t *o, ofi_op_t *op)
+{
+    struct fid_ep *ep = o->lane[op->lane].ep;
+    fi_addr_t dest = o->addr[(size_t)op->rank * (size_t)o->nlanes + op->lane];
+    ssize_t ret;
+    if (op->type == OFI_OP_AMO) {
+        ofi_amo_req_t req = {.mem_id = op->rkey->mem_id, .offset = op->offset,
+                             .value = op->value, .compare = op->compare, .id = op->amo_id,
+                             .op = op->aop, .width = op->width};
+        ordo_status_t st = ofi_am_send(o, op->rank, op->lane, OFI_MSG_AMO_REQ, &req,
+                                       sizeof(req), NULL, 0);
+        ret = st == ORDO_OK ? 0 : st == ORDO_ERR_BUSY ? -FI_EAGAIN
+              : st == ORDO_ERR_PEER_DEAD ? -ECONNRESET : -FI_EIO;
+    } else {
+        size_t chunk = op->len - op->issued;
+        if (chunk > o->max_msg)
+            chunk = o->max_msg;
+        uint64_t raddr = op->rkey->raddr + op->offset + op->issued;
+        uint64_t key = op->rkey->key[op->lane];
+        char *buf = (op->bounce ? op->bounce : op->local) + op->issued;
+        if (op->type == OFI_OP_PUT)
+            ret = fi_write(ep, buf, chunk, op->local_desc, dest, raddr, key, &op->ctx);
+        else
+            ret = fi_read(ep, buf, chunk, op->local_desc, dest, raddr, key, &op->ctx);
+        if (ret == 0)
+            op->issued += chunk;
+    }
+    if (ret == 0)
+        o->inflight++;
+    return ret;
+}
+
+static void backlog_append(ofi_iface_t *o, ofi_op_t *op)
+{
+    op->next = NULL;
+    if (o->backlog_tail) o->backlog_tail->next = op; else o->backlog_head = op;
+    o->backlog_tail = op;
+}
+
+static void finish(ofi_iface_t *o, ofi_op_t *op)
+{
+    op->done = 1;
+    if (op->bounce && op->type == OFI_OP_GET && op->status == ORDO_OK && !op->abandoned)
+        memcpy(op->local, op->bounce, op->len);
+    if (op->type == OFI_OP_AMO && op->amo_id < o->amo_cap && o->amo_slot[op->amo_id] == op)
+        o->amo_slot[op->amo_id] = NULL;
+    if (op->abandoned) {
+        op_release(o, op);
+        return;
+    }
+    if (op->comp) {
+        /* reported by progress: finish may run inside a send or a wait of
+         * the layer above, which must not be re-entered */
+        op->next = NULL;
+        if (o->done_tail) o->done_tail->next = op; else o->done_head = op;
+        o->done_tail = op;
+    }
+    /* synchronous: the waiter reads the status and releases */
+}
+
+unsigned ofi_report_done(ofi_iface_t *o)
+{
+    unsigned n = 0;
+    ofi_op_t *op;
+    while ((op = o->done_head) != NULL) {
+        o->done_head = op->next;
+        if (o->done_head == NULL)
+            o->done_tail = NULL;
+        ordo_tl_comp_t *comp = op->comp;
+        ordo_status_t st = op->status;
+        op_release(o, op);
+        comp->func(comp, st);
+        n++;
+    }
+    return n;
+}
+
+static const char *op_name(const ofi_op_t *op)
+{
+    return op->type == OFI_OP_PUT ? "a put" : op->type == OFI_OP_GET ? "a get" : "an atomic";
+}
+
+void ofi_op_piece_done(ofi_iface_t *o, ofi_op_t *op, ordo_status_t st)
+{
+    o->inflight--;
+    if (st != ORDO_OK && op->status == ORDO_OK)
+        op->status = st;
+    if (op->status == ORDO_OK && op->type != OFI_OP_AMO && op->issued < op->len) {
+        ssize_t ret = post(o, op);
+        if (ret == 0)
+            return;
+        if (ret == -FI_EAGAIN) {
+            backlog_append(o, op);
+            return;
+        }
+        ofi_post_error(o, op_name(op), op->rank, ret);
+        op->status = ofi_status((int)ret);
+    }
+    finish(o, op);
+}
+
+/* Post the backlog in order, up to the first the provider still refuses:
+ * an ordered operation must not pass an earlier one waiting here. */
+unsigned ofi_backlog_retry(ofi_iface_t *o)
+{
+    unsigned n = 0;
+    ofi_op_t *op;
+    while ((op = o->backlog_head) != NULL) {
+        ssize_t ret = ordo_boot_rank_dead(o->boot, op->rank) ? -ECONNRESET : post(o, op);
+        if (ret == -FI_EAGAIN)
+            break;
+        o->backlog_head = op->next;
+        if (o->backlog_head == NULL)
+            o->backlog_tail = NULL;
+        n++;
+        if (ret != 0) {
+            op->status = ofi_status((int)ret);
+            finish(o, op);
+        }
+    }
+    /* atomic replies that found no room */
+    ofi_reply_t *r = o->reply_backlog;
+    o->reply_backlog = NULL;
+    while (r) {
+        ofi_reply_t *next = r->next;
+        ordo_status_t st = ofi_am_send(o, r->rank, r->lane, OFI_MSG_AMO_REP, &r->rep,
+                                       sizeof(r->rep), NULL, 0);
+        if (st == ORDO_ERR_BUSY) {
+            r->next = o->reply_backlog;
+            o->reply_backlog = r;
+        } else {
+            free(r);
+            n++;
+        }
+        r = next;
+    }
+    return n;
+}
+
+/* Start op; complete it here when comp is NULL. */
+static ordo_status_t submit(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp)
+{
+    op->comp = comp;
+    /* Never ahead of what waits in the backlog: nothing may pass it. */
+    if (o->backlog_head)
+        ofi_backlog_retry(o);
+    ssize_t ret = o->backlog_head ? -FI_EAGAIN : post(o, op);
+    if (ret == -FI_EAGAIN && o->backlog_head == NULL) {
+        ofi_poll(o);
+        ret = o->backlog_head ? -FI_EAGAIN : post(o, op);
+    }
+    if (ret == -FI_EAGAIN) {
+        backlog_append(o, op);
+        ret = 0;
+    }
+    if (ret != 0) {
+        ofi_post_error(o, op_name(op), op->rank, ret);
+        if (op->type == OFI_OP_AMO)
+            o->amo_slot[op->amo_id] = NULL;
+        op_release(o, op);
+        return ofi_status((int)ret);
+    }
+    if (comp)
+        return ORDO_INPROGRESS;
+    unsigned idle = 0;
+    while (!op->done) {
+        ofi_poll(o);
+        if (o->backlog_head || o->reply_backlog)
+            ofi_backlog_retry(o);
+        if (op->done)
+            break;
+        if (ordo_boot_rank_dead(o->boot, op->rank)) {
+            op->abandoned = 1;   /* released if the provider ever completes it */
+            return ORDO_ERR_PEER_DEAD;
+        }
+        if (o->nparked > o->nrx / 2)
+            ofi_am_spill(o);
+        if (++idle % 256 == 0) {
+            ofi_mark_active(o);
+            sched_yield();   /* the peer may share our core */
+        }
+    }
+    ordo_status_t st = op->status;
+    op_release(o, op);
+    return st;
+}
+
+static ofi_op_t *rma_op(ofi_iface_t *o, uint8_t type, ordo_tl_rkey_t *rkey, size_t offset,
+                        void *local, size_t len, unsigned flags)
+{
+    ofi_op_t *op = op_new(o);
+    if (op == NULL)
+        return NULL;
+    op->type = type;
+    op->rkey = (ofi_rkey_t *)rkey;
+    op->rank = rkey->rank;
+    op->offset = offset;
+    op->local = local;
+    op->len = len;
+    /* An ordered operation takes lane 0, whose endpoint keeps the order
+     * (ordered_pairs); the rest spread over every lane, so what is issued
+     * together may pass: the layer above waits where its order needs it. */
+    if ((flags & ORDO_TL_OP_ORDERED) || o->nlanes == 1)
+        op->lane = 0;
+    else
+        op->lane = (uint8_t)(o->next_lane++ % (unsigned)o->nlanes);
+    return op;
+}
+
+static ordo_status_t transfer(ofi_iface_t *o, uint8_t type, ordo_tl_rkey_t *rkey,
+                              size_t offset, void *local, size_t len, unsigned flags,
+                              ordo_tl_comp_t *comp)
+{
+    if (ORDO_UNLIKELY(ordo_boot_rank_dead(o->boot, rkey->rank)))
+        return ORDO_ERR_PEER_DEAD;
+    if (len == 0)
+        return ORDO_OK;
+    ofi_op_t *op = rma_op(o, type, rkey, offset, local, len, flags);
+    if (op == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    ordo_status_t st = local_desc(o, op, type == OFI_OP_PUT ? FI_WRITE : FI_READ);
+    if (st != ORDO_OK) {
+        op_release(o, op);
+        return st;
+    }
+    return submit(o, op, comp);
+}
+
+ordo_status_t ofi_put(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
+                      const void *src, size_t len, unsigned flags, ordo_tl_comp_t *comp)
+{
+    return transfer((ofi_iface_t *)iface, OFI_OP_PUT, rkey, offset, (void *)src, len, flags,
+                    comp);
+}
+
+ordo_status_t ofi_get(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset, void *dst,
+                      size_t len, unsigned flags, ordo_tl_comp_t *comp)
+{
+    return transfer((ofi_iface_t *)iface, OFI_OP_GET, rkey, offset, dst, len, flags, comp);
+}
+
+ordo_status_t ofi_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
+                         ordo_atomic_op_t aop, unsigned width, uint64_t value, uint64_t compare,
+                         uint64_t *result, unsigned flags, ordo_tl_comp_t *comp)
+{
+    ofi_iface_t *o = (ofi_iface_t *)iface;
+    if (ORDO_UNLIKELY(ordo_boot_rank_dead(o->boot, rkey->rank)))
+        return ORDO_ERR_PEER_DEAD;
+    ofi_op_t *op = rma_op(o, OFI_OP_AMO, rkey, offset, NULL, width, flags);
+    if (op == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    op->aop = (uint8_t)aop;
+    op->width = (uint8_t)width;
+    op->value = value;
+    op->compare = compare;
+    op->result = result;
+    op->amo_id = amo_slot_take(o, op);
+    if (op->amo_id == UINT32_MAX) {
+        op_release(o, op);
+        return ORDO_ERR_NO_MEMORY;
+    }
+    return submit(o, op, comp);
+}
+
+/* ------------------------------------------------- atomics at the target */
+
+void ofi_amo_serve(ofi_iface_t *o, int src, unsigned lane, const ofi_amo_req_t *req)
+{
+    ofi_amo_rep_t rep = {.id = req->id, .status = ORDO_OK};
+    struct ordo_tl_mem *m = o->mems;
+    while (m && m->id != req->mem_id)
+        m = m->next;
+    if (m == NULL)
+        rep.status = ORDO_ERR_INVALID_HANDLE;
+    else if ((req->width != 4 && req->width != 8) || req->op > ORDO_ATOMIC_CSWAP)
+        rep.status = ORDO_ERR_INVALID_PARAM;
+    else if (req->offset > m->size || req->width > m->size - req->offset)
+        rep.status = ORDO_ERR_OUT_OF_BOUNDS;
+    else if ((uintptr_t)(m->addr + req->offset) % req->width)
+        rep.status = ORDO_ERR_MISALIGNED;
+    else
+        rep.old = ordo_tl_atomic_apply(m->addr + req->offset, (ordo_atomic_op_t)req->op,
+                                       req->width, req->value, req->compare);
+    if (rep.status != ORDO_OK)
+        ordo_warn("ofi: refused an atomic from rank %d: %s", src,
+                  ordo_status_string(rep.status));
+    ordo_status_t st = ofi_am_send(o, src, lane, OFI_MSG_AMO_REP, &rep, sizeof(rep), NULL, 0);
+    if (st == ORDO_ERR_BUSY) {
+        ofi_reply_t *r = malloc(sizeof(*r));
+        if (r == NULL) {
+            ordo_error("ofi: out of memory queueing an atomic's reply to rank %d", src);
+            return;
+        }
+        r->rank = src;
+        r->lane = lane;
+        r->rep = rep;
+        r->next = o->reply_backlog;
+        o->reply_backlog = r;
+    }
+}
+
+void ofi_amo_reply(ofi_iface_t *o, int src, const ofi_amo_rep_t *rep)
+{
+    ofi_op_t *op = rep->id < o->amo_cap ? o->amo_slot[rep->id] : NULL;
+    if (op == NULL || op->rank != src) {
+        ordo_warn("ofi: dropped an atomic reply from rank %d that answers nothing asked", src);
+        return;
+    }
+    o->amo_slot[rep->id] = NULL;
+    ordo_status_t st = (rep->status <= 0 && rep->status >= ORDO_ERR_EPOCH)
+                           ? (ordo_status_t)rep->status : ORDO_ERR_IO;
+    if (st == ORDO_OK && op->result && !op->abandoned)
+        *op->result = rep->old;
+    ofi_op_piece_done(o, op, st);
+}
+
+void ofi_rma_close(ofi_iface_t *o)
+{
+    while (o->done_head) {   /* completions nobody will ask for any more */
+        ofi_op_t *op = o->done_head;
+        o->done_head = op->next;
+        op_release(o, op);
+    }
+    o->done_tail = NULL;
+    for (int l = 0; l < OFI_LANES_MAX; l++)
+        ordo_rcache_destroy(o->rcache[l]);
+    while (o->op_free) {
+        ofi_op_t *op = o->op_free;
+        o->op_free = op->next;
+        free(op);
+    }
+    while (o->reply_backlog) {
+        ofi_reply_t *r = o->reply_backlog;
+        o->reply_backlog = r->next;
+        free(r);
+    }
+    while (o->mems) {
+        struct ordo_tl_mem *m = o->mems;
+        o->mems = m->next;
+        mem_free(o, m);
+    }
+    free(o->amo_slot);
+    for (int l = 0; l < OFI_LANES_MAX; l++)
+        if (o->bounce_mr[l])
+            fi_close(&o->bounce_mr[l]->fid);
+    free(o->bounce_pool);
+    free(o->bounce_free);
+}
