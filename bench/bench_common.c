@@ -252,6 +252,14 @@ static void emit_env(void)
     json_str("kernel", u.release, 1);
     json_str("host", u.nodename, 1);
     json_str("binding", binding_summary(), 1);
+#ifndef BENCH_MPI
+    /* what carries the data to the farthest rank (the MPI builds' path is
+     * recorded by whoever forced it: ordo-bench --nodes) */
+    char transport[256];
+    if (ordo_size() > 1 && ordo_transport_describe(ordo_size() - 1, transport,
+                                                    sizeof(transport)) == ORDO_OK)
+        json_str("transport", transport, 1);
+#endif
     fputs("\"bindings\":[", stdout);
     for (int r = 0; r < binding_ranks; r++) {
         if (r)
@@ -262,7 +270,9 @@ static void emit_env(void)
     /* the settings that change what is measured, for ordo and the MPIs */
     static const char *const names[] = {"ORDO_ORDER", "ORDO_PIO_MAX", "ORDO_ENGINES",
                                         "ORDO_ENGINE_CHUNK", "ORDO_TL", "ORDO_COLL_BARRIER",
-                                        "ORDO_COLL_ALLTOALL", "OMPI_MCA_osc", "OMPI_MCA_pml",
+                                        "ORDO_COLL_ALLTOALL", "ORDO_OFI_PROVIDER",
+                                        "ORDO_OFI_LANES", "ORDO_NODES", "OMPI_MCA_osc",
+                                        "OMPI_MCA_pml",
                                         "OMPI_MCA_btl", "MPIR_CVAR_CH4_NETMOD",
                                         "UCX_TLS"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

@@ -72,7 +72,7 @@ def cmd_list(_args, console) -> int:
 def cmd_run(args, console) -> int:
     from .suite import Narrowing, run
     try:
-        exps = select(args.experiments, args.suite)
+        exps = select(args.experiments, args.suite, args.nodes)
     except KeyError as e:
         console.print(f"ordo-bench: {e.args[0]}")
         return 2
@@ -82,7 +82,7 @@ def cmd_run(args, console) -> int:
         console.print(f"ordo-bench: unknown --impl {', '.join(bad)}; known: {', '.join(IMPLS)}")
         return 2
     narrow = Narrowing(np=args.np, sizes=args.sizes, window=args.window, pairs=args.pairs,
-                       orders=args.order, launches=args.launches)
+                       orders=args.order, launches=args.launches, nodes=args.nodes)
     out = run(exps, args.suite, impls, Path(args.out) if args.out else None, narrow, console,
               timeout=args.timeout)
     measured = (out / "results.jsonl").read_text().strip()
@@ -164,6 +164,10 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--launches", type=_positive,
                    help="launches of each program per point, their trials pooled (default: "
                         "3 quick, 10 paper and full)")
+    r.add_argument("--nodes", type=_positive, default=1,
+                   help="split every job's ranks into this many groups that share no memory "
+                        "(ordorun --nodes): ordo over its network transport, the MPIs forced "
+                        "onto TCP")
     r.add_argument("--timeout", type=_seconds,
                    help="seconds one program may run for one point before it and its ranks "
                         "are killed (default: 60 quick, 300 paper, 600 full)")

@@ -46,6 +46,10 @@ class Job:
     window: int | None = None                        # --window of this job (a sweep point)
     suites: tuple[str, ...] = SUITES                 # the suites that run this job
     mpi_env: tuple[tuple[str, str], ...] = ()        # settings for the MPI builds
+    # When set, the records are this job's own series of the experiment that
+    # runs it: their experiment becomes that one's id and their variant
+    # gains the label ("put, 4 lanes").
+    label: str | None = None
 
     def options(self, suite: str) -> tuple[str, ...]:
         opts = self.args.get(suite, self.args.get("paper", ()))
@@ -61,6 +65,7 @@ class Experiment:
     missing: str | None = None                       # why it cannot run yet
     suites: tuple[str, ...] = SUITES                 # the suites it belongs to
     notes: tuple[str, ...] = field(default_factory=tuple)
+    nodes_min: int = 1                               # runs with --nodes at least this
 
 
 def _iters(quick: str, paper: str) -> dict[str, tuple[str, ...]]:
@@ -114,6 +119,43 @@ _OVERLAP = _one_sided("overlap", _iters("300", "2000"),
                       {"quick": (8, 65536, 1 << 20),
                        "paper": (8, 1024, 16384, 65536, 262144, 1 << 20, 4 << 20),
                        "full": (8, 256, 1024, 4096, 16384, 65536, 262144, 1 << 20, 4 << 20)})
+
+
+NETWORK = ("ordo over its network transport only (ordo-bench --nodes 2): two processes on two "
+           "cores over loopback TCP are not a NIC")
+
+
+def _lanes_jobs() -> tuple[Job, ...]:
+    """ordo's put rate per ordering mode (swept inside put_rate) and lane count."""
+    return tuple(Job("put_rate", _iters("2000", "5000"), _SMALL, ("ordo",),
+                     (("ORDO_OFI_LANES", str(k)),), label=f"{k} lane{'s' if k > 1 else ''}")
+                 for k in (1, 2, 4))
+
+
+def _bounce_jobs() -> tuple[Job, ...]:
+    """Small puts from unregistered memory on a provider that needs local
+    registration (forced with ORDO_OFI_MR_LOCAL=1): copied through a bounce
+    buffer, or the buffer registered for each put."""
+    sizes = {"quick": (8, 4096), "paper": (8, 512, 4096), "full": (8, 64, 512, 2048, 4096)}
+    return (Job("put_rate", _iters("2000", "5000"), sizes, ("ordo",),
+                (("ORDO_OFI_MR_LOCAL", "1"),), label="bounce"),
+            Job("put_rate", _iters("2000", "5000"), sizes, ("ordo",),
+                (("ORDO_OFI_MR_LOCAL", "1"), ("ORDO_BOUNCE_MAX", "0"), ("ORDO_RCACHE_MAX", "0")),
+                label="registered per put"),
+            Job("put_rate", _iters("2000", "5000"), sizes, ("ordo",),
+                (("ORDO_OFI_MR_LOCAL", "1"), ("ORDO_BOUNCE_MAX", "0")),
+                label="registration cache"))
+
+
+def _shm_provider_jobs() -> tuple[Job, ...]:
+    """libfabric's shm provider as ordo's network transport: lane 0 asks for
+    the default mode's ordering, the other lane for none, which is when shm
+    takes its single-copy RMA path; put_bw sweeps the modes."""
+    sizes = {"quick": (65536, 2 << 20), "paper": (8192, 131072, 2 << 20),
+             "full": (4096, 65536, 1 << 20, 4 << 20)}
+    return (Job("put_bw", _iters("20", "50"), sizes, ("ordo",),
+                (("ORDO_OFI_PROVIDER", "shm"), ("ORDO_OFI_LANES", "2")),
+                label="libfabric shm"),)
 
 
 def _fig2_jobs() -> tuple[Job, ...]:
@@ -204,6 +246,18 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                            {"quick": (8 << 20,), "paper": (1 << 20, 8 << 20, 32 << 20),
                             "full": (1 << 20, 4 << 20, 16 << 20, 64 << 20)}),),
                notes=(OSC_NOTE,)),
+    Experiment("lanes", "Put rate per ordering mode and lane count, over the network",
+               "IPDPS'14 ordering modes (Gemini's adaptive routing: lanes that reorder)",
+               _lanes_jobs(), nodes_min=2, notes=(NETWORK,)),
+    Experiment("bounce", "Small puts from unregistered memory: bounce buffer vs registration",
+               "Ibrahim et al., Sec. III (bounce buffers vs dynamic registration)",
+               _bounce_jobs(), nodes_min=2, notes=(NETWORK,)),
+    Experiment("shm_provider", "Put bandwidth per ordering mode over libfabric's shm provider",
+               "IPDPS'14 ordering modes, on a transport whose fast path needs no ordering",
+               _shm_provider_jobs(), nodes_min=2,
+               notes=("libfabric's shm provider uses single-copy RMA only where no RMA "
+                      "ordering is asked for: ordo's relaxed lanes ask for none, the default "
+                      "mode's lane asks for write order",)),
     Experiment("loggp", "LogGP fit (L, o, g, G) from latency, rate, overlap and bandwidth",
                "LogGP model (Alexandrov et al.), per paradigm and library",
                (_LATENCY, _BW, _MSGRATE, _OVERLAP, _PUT_LATENCY, _PUT_RATE, _PUT_BW),
@@ -214,13 +268,14 @@ EXPERIMENTS: tuple[Experiment, ...] = (
 BY_ID = {e.id: e for e in EXPERIMENTS}
 
 
-def select(ids: list[str] | None, suite: str) -> list[Experiment]:
-    """The experiments named (all of the suite's when none), in order;
-    an unknown id is an error naming the known ones."""
+def select(ids: list[str] | None, suite: str, nodes: int = 1) -> list[Experiment]:
+    """The experiments named (all of the suite's that a run over `nodes`
+    nodes can measure, when none), in order; an unknown id is an error
+    naming the known ones."""
     if ids:
         unknown = [i for i in ids if i not in BY_ID]
         if unknown:
             raise KeyError(f"unknown experiment(s) {', '.join(unknown)}; known: "
                            f"{', '.join(BY_ID)}")
         return [BY_ID[i] for i in ids]
-    return [e for e in EXPERIMENTS if suite in e.suites]
+    return [e for e in EXPERIMENTS if suite in e.suites and nodes >= e.nodes_min]

@@ -138,27 +138,49 @@ def launch(cmd: list[str], env: dict | None = None, timeout: float = DEFAULT_TIM
     return Launch(cmd, proc.returncode, stdout, stderr)
 
 
-def _records(res: Launch, name: str) -> list[dict]:
+def _records(res: Launch, name: str, nodes: int = 1, transport: str | None = None
+             ) -> list[dict]:
     if res.returncode != 0:
         raise BenchError(f"{name} failed with status {res.returncode}:\n{res.stderr.strip()}")
     recs = [validate(json.loads(line)) for line in res.stdout.splitlines()
             if line.startswith("{")]
     for r in recs:
         r["launch"] = res.cmd
+        r["env"]["nodes"] = nodes
+        if transport and not r["env"].get("transport"):
+            r["env"]["transport"] = transport
     return recs
 
 
-def ordo_command(program: str, *args: str, np: int = 2) -> list[str]:
+def ordo_command(program: str, *args: str, np: int = 2, nodes: int = 1) -> list[str]:
     bindir = build_dir() / "bin"
-    return [str(bindir / "ordorun"), "-n", str(np), str(bindir / program), *args]
+    split = ["--nodes", str(nodes)] if nodes > 1 else []
+    return [str(bindir / "ordorun"), *split, "-n", str(np), str(bindir / program), *args]
 
 
 def run_ordo(program: str, *args: str, np: int = 2, env: dict | None = None,
-             timeout: float = DEFAULT_TIMEOUT) -> list[dict]:
-    """Run bin/<program> under ordorun; return its validated records, each
-    with the exact command that launched it."""
-    res = launch(ordo_command(program, *args, np=np), env, timeout, program)
-    return _records(res, program)
+             timeout: float = DEFAULT_TIMEOUT, nodes: int = 1) -> list[dict]:
+    """Run bin/<program> under ordorun (its ranks in `nodes` groups that
+    share no memory); return its validated records, each with the exact
+    command that launched it and the node count."""
+    res = launch(ordo_command(program, *args, np=np, nodes=nodes), env, timeout, program)
+    return _records(res, program, nodes)
+
+
+# The MPIs' network paths, for runs that stand for several nodes (--nodes):
+# no shared memory between ranks, everything (one-sided included) over TCP.
+# They override a job's own settings of the same names (the one-sided jobs'
+# OMPI_MCA_osc=sm,pt2pt: osc/sm would map the peers' memory).  Open MPI's
+# one-sided then runs as messages over the TCP BTL (osc/pt2pt), its
+# default osc/rdma crashing in MPI_Compare_and_swap (open-mpi/ompi#11349).
+NETWORK_ENV = {
+    "openmpi": {"OMPI_MCA_pml": "ob1", "OMPI_MCA_btl": "self,tcp", "OMPI_MCA_osc": "pt2pt"},
+    "mpich": {"UCX_TLS": "tcp,self"},
+}
+NETWORK_TRANSPORT = {
+    "openmpi": "tcp (pml ob1, btl self,tcp, one-sided by osc/pt2pt over it)",
+    "mpich": "tcp (ch4:ucx, UCX_TLS=tcp,self)",
+}
 
 
 def mpi_command(impl: str, program: str, *args: str, np: int = 2) -> list[str]:
@@ -199,11 +221,18 @@ def _mpich_binding(np: int, cores: int) -> str:
 
 
 def run_mpi(impl: str, program: str, *args: str, np: int = 2, env: dict | None = None,
-            timeout: float = DEFAULT_TIMEOUT) -> list[dict]:
+            timeout: float = DEFAULT_TIMEOUT, nodes: int = 1) -> list[dict]:
     """Run bin/<program>.<impl> under mpirun.<impl>; return its validated
-    records, each with the exact command that launched it."""
+    records, each with the exact command that launched it.  With nodes > 1
+    the MPI is forced onto its TCP path (NETWORK_ENV), as ordo is onto its
+    network transport."""
     name = f"{program}.{impl}"
-    return _records(launch(mpi_command(impl, program, *args, np=np), env, timeout, name), name)
+    transport = None
+    if nodes > 1:
+        env = {**(env or {}), **NETWORK_ENV.get(impl, {})}
+        transport = NETWORK_TRANSPORT.get(impl)
+    res = launch(mpi_command(impl, program, *args, np=np), env, timeout, name)
+    return _records(res, name, nodes, transport)
 
 
 _IDENTITY = ("experiment", "impl", "paradigm", "variant", "order", "np", "pairs", "window",

@@ -24,13 +24,14 @@ class Step:
 
 @dataclass
 class Narrowing:
-    """What --np, --sizes, --window, --pairs and --order ask for."""
+    """What --np, --sizes, --window, --pairs, --order and --nodes ask for."""
     np: int | None = None
     sizes: tuple[int, ...] | None = None
     window: int | None = None
     pairs: int | None = None
     orders: tuple[str, ...] | None = None
     launches: int | None = None          # launches per point (default: the suite's)
+    nodes: int = 1                       # groups of ranks that share no memory
 
 
 # Seconds one program may run for one point, per suite: a few times the
@@ -82,6 +83,10 @@ def plan(experiments: list[Experiment], suite: str, impls: tuple[str, ...],
         if e.missing:
             skip({"experiment": e.id, "impl": None, "reason": e.missing})
             continue
+        if narrow.nodes < e.nodes_min:
+            skip({"experiment": e.id, "impl": None,
+                  "reason": f"needs --nodes {e.nodes_min} or more (the network transport)"})
+            continue
         for job in e.jobs:
             if suite not in job.suites or _narrowed_out(job, narrow):
                 continue
@@ -98,7 +103,8 @@ def plan(experiments: list[Experiment], suite: str, impls: tuple[str, ...],
                     continue
                 sizes = (narrow.sizes or job.sizes.get(suite, ())) if job.sizes else (None,)
                 for size in sizes:
-                    key = (job.program, job.options(suite), job.env, job.np, impl, size)
+                    key = (job.program, job.options(suite), job.env, job.np, impl, size,
+                           job.label)
                     if key in seen:
                         continue
                     seen.add(key)
@@ -122,11 +128,15 @@ def _run_step(step: Step, suite: str, narrow: Narrowing, timeout: float) -> list
     for _ in range(narrow.launches or LAUNCHES.get(suite, 1)):
         if step.impl == "ordo":
             batches.append(run_ordo(job.program, *args, np=np, env=dict(job.env),
-                                    timeout=timeout))
+                                    timeout=timeout, nodes=narrow.nodes))
         else:
             batches.append(run_mpi(step.impl, job.program, *args, np=np, env=dict(job.mpi_env),
-                                   timeout=timeout))
+                                   timeout=timeout, nodes=narrow.nodes))
     recs = merge_launches(batches)
+    if job.label:
+        for r in recs:
+            r["experiment"] = step.experiment
+            r["variant"] = f"{r['variant']}, {job.label}"
     if narrow.orders:
         recs = [r for r in recs if r.get("order") is None or r["order"] in narrow.orders]
     return recs

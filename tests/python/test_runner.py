@@ -113,3 +113,45 @@ def test_records_give_the_counts_the_program_ran(bindir):
     recs = run_ordo("fig2", "--trials", "2", "--iters", "1000", "--window", "4",
                     "--size", "1048576")
     assert recs and all(r["iters"] < 1000 for r in recs)
+
+
+def test_nodes_run_ordo_over_its_network_and_record_it(bindir):
+    """--nodes 2: ordorun splits the ranks; the records say where the data
+    went (ordo's transport to the last rank) and over how many nodes."""
+    os.environ.setdefault("ORDO_BUILD", str(bindir.parent))
+    (r,) = run_ordo("latency", "--trials", "2", "--iters", "50", "--warmup", "5",
+                    "--size", "8", nodes=2)
+    assert r["launch"][1:3] == ["--nodes", "2"]
+    assert r["env"]["nodes"] == 2
+    assert r["env"]["transport"].startswith("ofi ")
+    (one,) = run_ordo("latency", "--trials", "2", "--iters", "50", "--warmup", "5",
+                      "--size", "8")
+    assert one["env"]["nodes"] == 1 and one["env"]["transport"] == "shm"
+
+
+def test_nodes_force_the_mpis_onto_tcp(monkeypatch):
+    """The network settings win over a job's own (osc/sm would map the
+    peers' memory), and the records name the path."""
+    from ordo_bench import runner
+    seen = {}
+
+    def fake_launch(cmd, env, timeout, name):
+        seen["env"] = env
+        return runner.Launch(cmd, 0, "", "")
+
+    monkeypatch.setattr(runner, "launch", fake_launch)
+    monkeypatch.setattr(runner, "mpi_command", lambda impl, program, *a, np=2: ["mpirun"])
+    runner.run_mpi("openmpi", "put_rate", env={"OMPI_MCA_osc": "sm,pt2pt"}, nodes=2)
+    assert seen["env"]["OMPI_MCA_btl"] == "self,tcp" and seen["env"]["OMPI_MCA_osc"] == "pt2pt"
+    runner.run_mpi("mpich", "latency", nodes=2)
+    assert seen["env"]["UCX_TLS"] == "tcp,self"
+    runner.run_mpi("openmpi", "put_rate", env={"OMPI_MCA_osc": "sm,pt2pt"})
+    assert seen["env"] == {"OMPI_MCA_osc": "sm,pt2pt"}
+
+
+def test_network_experiments_need_nodes():
+    from ordo_bench.experiments import select
+    ids = {e.id for e in select(None, "paper")}
+    assert "lanes" not in ids and "bounce" not in ids
+    ids = {e.id for e in select(None, "paper", nodes=2)}
+    assert {"lanes", "bounce"} <= ids
