@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,9 @@ static int64_t now_ms(void)
 }
 
 /* Wait for the reply to become readable: blocking in poll, or, when the
- * transports need driving meanwhile, polling and driving them in turn
- * (sleeping a millisecond at a time once nothing has come for a while). */
+ * transports need driving meanwhile, polling and driving them in turn,
+ * giving the core away now and then (a sleep here would delay every peer
+ * operation that needs this rank's help by as much). */
 static int wait_readable(boot_ordorun_t *b)
 {
     struct pollfd p = {.fd = b->fd, .events = POLLIN};
@@ -63,12 +65,14 @@ static int wait_readable(boot_ordorun_t *b)
     }
     int64_t deadline = b->timeout_ms < 0 ? -1 : now_ms() + b->timeout_ms;
     for (unsigned spins = 0;; spins++) {
-        r = poll(&p, 1, spins < 1000 ? 0 : 1);
+        r = poll(&p, 1, 0);
         if (r > 0 || (r < 0 && errno != EINTR))
             return r;
         if (deadline >= 0 && now_ms() >= deadline)
             return 0;
         b->super.while_waiting(b->super.while_waiting_arg);
+        if (spins % 64 == 63)
+            sched_yield();
     }
 }
 
