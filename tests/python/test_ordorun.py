@@ -86,14 +86,7 @@ def test_notify_survivors(bindir):
 
 
 def start_waiting(bindir, n):
-    p = subprocess.Popen([str(bindir / "ordorun"), "-n", str(n), probe(bindir), "wait"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    ready = 0
-    while ready < n:
-        line = p.stdout.readline()
-        assert line, p.stderr.read()
-        ready += line.startswith("ready")
-    return p
+    return start_waiting_args(bindir, ["-n", str(n)], n)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
@@ -251,14 +244,7 @@ def test_netns_groups_talk_over_their_own_network(bindir):
 @needs_root
 def test_netns_kill9_of_a_rank_leaves_nothing(bindir):
     before = (snapshot(), links(), netns_list())
-    p = subprocess.Popen([str(bindir / "ordorun"), "--nodes", "2", "--netns", "-n", "2",
-                          probe(bindir), "wait"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    ready = 0
-    while ready < 2:
-        line = p.stdout.readline()
-        assert line, p.stderr.read()
-        ready += line.startswith("ready")
+    p = start_waiting_args(bindir, ["--nodes", "2", "--netns", "-n", "2"], 2)
     kids = children(p.pid)
     t0 = time.monotonic()
     os.kill(kids[1], signal.SIGKILL)

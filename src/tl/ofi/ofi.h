@@ -238,8 +238,6 @@ typedef struct ofi_iface {
     int                stop_pipe[2];
     int                wait_fd[OFI_LANES_MAX];   /* completion queues' wait fds, or -1 */
     _Atomic uint64_t   last_active_ns;           /* the program last drove the transport */
-    uint64_t           helper_drives;
-    unsigned           inflight;      /* operations not yet completed */
 } ofi_iface_t;
 
 /* ofi.c */

@@ -19,11 +19,6 @@
 #include "../../base/compiler.h"
 #include "../../base/log.h"
 
-static inline int is_rx(const ofi_iface_t *o, const ofi_buf_t *b)
-{
-    return b < o->bufs + (size_t)o->nrx * (size_t)o->nlanes;
-}
-
 static void repost(ofi_iface_t *o, ofi_buf_t *b)
 {
     b->held = 0;
@@ -276,10 +271,6 @@ void ofi_am_release(ordo_tl_iface_t *iface, void *desc)
 
 void ofi_am_tx_complete(ofi_iface_t *o, ofi_buf_t *b)
 {
-    if (is_rx(o, b)) {   /* should not happen: receive buffers are not sent from */
-        repost(o, b);
-        return;
-    }
     b->next = o->tx_free;
     o->tx_free = b;
 }

@@ -110,7 +110,6 @@ static void *helper(void *arg)
             ofi_work(o);
             if (o->nparked > o->nrx / 2)
                 ofi_am_spill(o);   /* keep buffers posted for atomics it serves */
-            o->helper_drives++;
             /* sleep on the descriptors only when the provider says nothing
              * is pending that they would not announce */
             may_sleep = n == 0 || fi_trywait(o->fabric, cqs, o->nlanes) == FI_SUCCESS;

@@ -389,8 +389,6 @@ static ssize_t post(ofi_iface_t *o, ofi_op_t *op)
         if (ret == 0)
             op->issued += chunk;
     }
-    if (ret == 0)
-        o->inflight++;
     return ret;
 }
 
@@ -446,7 +444,6 @@ static const char *op_name(const ofi_op_t *op)
 
 void ofi_op_piece_done(ofi_iface_t *o, ofi_op_t *op, ordo_status_t st)
 {
-    o->inflight--;
     if (st != ORDO_OK && op->status == ORDO_OK)
         op->status = st;
     if (op->status == ORDO_OK && op->type != OFI_OP_AMO && op->issued < op->len) {
