@@ -602,6 +602,9 @@ typedef struct ordo_stats {
     uint64_t network_ordered;           /* default-mode writes issued behind one in flight
                                            without waiting: the transport keeps their order
                                            (one endpoint, the provider's FI_ORDER_* bits) */
+    uint64_t puts_batched;              /* short puts gathered into batches (one message
+                                           per peer and lane, ORDO_OFI_PUT_BATCH) */
+    uint64_t put_batches;               /* those batches sent */
 } ordo_stats_t;
 
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p);

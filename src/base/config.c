@@ -25,6 +25,7 @@ static const char *const alltoall_names[] = {"auto", "pairwise", "put", NULL};
 static const char *const yield_names[] = {"auto", "always", "never", NULL};
 static const char *const log_names[] = {"error", "warn", "info", "debug", NULL};
 static const char *const ofi_progress_names[] = {"thread", "manual", NULL};
+static const char *const ofi_put_batch_names[] = {"auto", "on", "off", NULL};
 
 #define FIELD(f) offsetof(ordo_config_t, f)
 
@@ -151,6 +152,14 @@ static const ordo_setting_t settings[] = {
      "flag complete) or manual (only the program's ordo calls; a target must call ordo "
      "for puts into it to complete, as with MPI)", ofi_progress_names,
      FIELD(ofi_progress), 0, 0},
+    {"ORDO_OFI_PUT_BATCH", ORDO_SETTING_ENUM, "auto",
+     "Gather short puts of the ofi transport into one message per peer and lane, which the "
+     "target's progress copies into place (auto: where the provider's RMA is software at the "
+     "target anyway, i.e. not verbs, cxi, efa, opx, psm2, psm3; on; off: every put is an "
+     "fi_write)", ofi_put_batch_names, FIELD(ofi_put_batch), 0, 0},
+    {"ORDO_OFI_PUT_BATCH_MAX", ORDO_SETTING_SIZE, "1K",
+     "Largest put the ofi transport gathers into a batch (at most 64K, and a quarter of a "
+     "message buffer; 0: none)", NULL, FIELD(ofi_put_batch_max), 0, 0},
     {"ORDO_OFI_MR_LOCAL", ORDO_SETTING_INT, "0",
      "1: register local buffers with the ofi transport's provider even where it needs no "
      "local registration (tcp), so the registration paths run", NULL, FIELD(ofi_mr_local), 0,
@@ -305,6 +314,11 @@ ordo_status_t ordo_config_load(void)
     }
     if (cfg.bounce_max > (1u << 20)) {
         ordo_error("ORDO_BOUNCE_MAX=%zu is too large: at most 1M", cfg.bounce_max);
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    if (cfg.ofi_put_batch_max > (64u << 10)) {
+        ordo_error("ORDO_OFI_PUT_BATCH_MAX=%zu is too large: at most 64K",
+                   cfg.ofi_put_batch_max);
         return ORDO_ERR_INVALID_PARAM;
     }
     if (cfg.ofi_mr_local > 1) {

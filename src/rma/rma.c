@@ -31,10 +31,16 @@
 
 static inline int is_write(unsigned type) { return type != ORDO_OP_GET; }
 
-static inline unsigned tl_kind(unsigned type)
+static inline unsigned tl_kind(const ordo_tl_iface_t *f, unsigned type, size_t len)
 {
-    return type == ORDO_OP_PUT ? ORDO_TL_KIND_PUT
-           : type == ORDO_OP_GET ? ORDO_TL_KIND_GET : ORDO_TL_KIND_ATOMIC;
+    if (type == ORDO_OP_PUT)
+        return len <= f->put_short_max ? ORDO_TL_KIND_PUT_SHORT : ORDO_TL_KIND_PUT;
+    return type == ORDO_OP_GET ? ORDO_TL_KIND_GET : ORDO_TL_KIND_ATOMIC;
+}
+
+static inline int long_kind(unsigned kind)
+{
+    return kind == ORDO_TL_KIND_PUT || kind == ORDO_TL_KIND_GET;
 }
 
 /* The transport flags of an operation of s: under default, writes ask the
@@ -50,8 +56,10 @@ static inline int transport_keeps(const struct ordo_request *y, unsigned type, s
     if (y->state != ORDO_OP_INFLIGHT || !(y->tl_flags & ORDO_TL_OP_ORDERED))
         return 0;
     const ordo_tl_iface_t *f = ordo_iface_of(y->rank);
-    return (f->ordered_pairs & ORDO_TL_PAIR(tl_kind(y->type), tl_kind(type))) &&
-           len <= f->ordered_max && y->len <= f->ordered_max;
+    unsigned ky = tl_kind(f, y->type, y->len), kx = tl_kind(f, type, len);
+    return (f->ordered_pairs & ORDO_TL_PAIR(ky, kx)) &&
+           (!long_kind(ky) || y->len <= f->ordered_max) &&
+           (!long_kind(kx) || len <= f->ordered_max);
 }
 
 static inline int must_wait(const struct ordo_stream *s, unsigned type, int rank, size_t len,

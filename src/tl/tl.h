@@ -50,11 +50,18 @@
  * ORDO_TL_OP_ORDERED does not pass (become visible or read memory before)
  * an earlier ORDERED operation of this process to the same rank when the
  * pair (earlier kind, later kind) is in iface->ordered_pairs and both are
- * at most iface->ordered_max bytes: one endpoint and the provider's
- * FI_ORDER_* bits do it on a network.  The layer above then need not wait
- * for the earlier one to complete.  Other operations may pass anything. */
-enum { ORDO_TL_KIND_PUT = 0, ORDO_TL_KIND_GET = 1, ORDO_TL_KIND_ATOMIC = 2 };
-#define ORDO_TL_PAIR(earlier, later) (1u << ((earlier) * 3 + (later)))
+ * at most iface->ordered_max bytes (puts, gets; a short put or an atomic is
+ * never too long): one endpoint and the provider's FI_ORDER_* bits do it on
+ * a network.  The layer above then need not wait for the earlier one to
+ * complete.  Other operations may pass anything.  A put of at most
+ * iface->put_short_max bytes is of kind PUT_SHORT: a transport may carry
+ * short puts otherwise than long ones (ofi gathers them into messages), so
+ * their order with other kinds differs. */
+enum {
+    ORDO_TL_KIND_PUT = 0, ORDO_TL_KIND_GET = 1, ORDO_TL_KIND_ATOMIC = 2,
+    ORDO_TL_KIND_PUT_SHORT = 3
+};
+#define ORDO_TL_PAIR(earlier, later) (1u << ((earlier) * 4 + (later)))
 #define ORDO_TL_OP_ORDERED (1u << 0)
 
 typedef struct ordo_tl_iface ordo_tl_iface_t;
@@ -184,9 +191,11 @@ struct ordo_tl_iface {
     uint64_t attach_hits, attach_misses, attach_evictions;
     uint32_t ordered_pairs;       /* ORDO_TL_PAIR()s kept for ORDERED operations */
     size_t   ordered_max;         /* ... of at most this many bytes */
+    size_t   put_short_max;       /* puts of kind PUT_SHORT: at most this many bytes */
     uint64_t pio_ops, engine_ops, single_copy_ops;
     /* memory registration of local buffers (network transports) */
     uint64_t registrations, registration_ns, bounce_ops;
+    uint64_t puts_batched, put_batches;   /* short puts gathered into messages */
     ordo_rcache_counters_t rcache;
     /* active messages: set by the transport at open ... */
     size_t               am_short_max, am_bcopy_max;

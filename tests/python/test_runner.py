@@ -154,4 +154,4 @@ def test_network_experiments_need_nodes():
     ids = {e.id for e in select(None, "paper")}
     assert "lanes" not in ids and "bounce" not in ids
     ids = {e.id for e in select(None, "paper", nodes=2)}
-    assert {"lanes", "bounce"} <= ids
+    assert {"lanes", "bounce", "put_batch"} <= ids

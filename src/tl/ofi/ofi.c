@@ -71,10 +71,11 @@ static void complete_error(ofi_iface_t *o, ofi_lane_t *lane)
     case OFI_CTX_TX: {
         ofi_buf_t *b = (ofi_buf_t *)ctx;
         /* towards a rank known dead: the layer above hears of it anyway */
-        if (!ordo_boot_rank_dead(o->boot, b->rank))
+        int dead = ordo_boot_rank_dead(o->boot, b->rank);
+        if (!dead)
             ordo_warn("ofi: a message to rank %d failed: %s", b->rank,
                       fi_cq_strerror(lane->cq, e.prov_errno, e.err_data, NULL, 0));
-        ofi_am_tx_complete(o, b);
+        ofi_am_tx_complete(o, b, dead ? ORDO_ERR_PEER_DEAD : ofi_status(e.err));
         return;
     }
     case OFI_CTX_OP: {
@@ -119,7 +120,7 @@ void ofi_poll(ofi_iface_t *o)
                     continue;
                 switch (ctx->kind) {
                 case OFI_CTX_RX: ofi_am_rx_complete(o, (ofi_buf_t *)ctx, ev[i].len); break;
-                case OFI_CTX_TX: ofi_am_tx_complete(o, (ofi_buf_t *)ctx); break;
+                case OFI_CTX_TX: ofi_am_tx_complete(o, (ofi_buf_t *)ctx, ORDO_OK); break;
                 case OFI_CTX_OP: ofi_op_piece_done(o, (ofi_op_t *)ctx, ORDO_OK); break;
                 }
             }
@@ -236,20 +237,29 @@ static ordo_status_t choose_info(struct fi_info **info_p)
 }
 
 /* The pairs one endpoint keeps in order for the default mode, from the
- * ordering the provider gave (tl.h, ORDO_TL_OP_ORDERED).  Atomics travel as
- * messages served by the target's CPU, so a put after an atomic, which the
- * provider may apply before the target's progress serves the atomic, is
- * never among them. */
+ * ordering the provider gave (tl.h, ORDO_TL_OP_ORDERED).  Atomics and
+ * batches of short puts travel as messages the target's CPU serves in
+ * arrival order (SAS); a long put is the provider's write (WAW, and SAW
+ * before a message).  A long put after an atomic or a batch is never among
+ * them: the provider may apply the write while the message it delivered
+ * just before still waits for the target's progress to serve it. */
 static void ordered_pairs(ofi_iface_t *o)
 {
     uint64_t mo = o->info->tx_attr->msg_order & o->info->rx_attr->msg_order;
+    enum { P = ORDO_TL_KIND_PUT, S = ORDO_TL_KIND_PUT_SHORT, A = ORDO_TL_KIND_ATOMIC };
     uint32_t pairs = 0;
     if (mo & (FI_ORDER_RMA_WAW | FI_ORDER_WAW))
-        pairs |= ORDO_TL_PAIR(ORDO_TL_KIND_PUT, ORDO_TL_KIND_PUT);
+        pairs |= ORDO_TL_PAIR(P, P);
     if (mo & FI_ORDER_SAW)
-        pairs |= ORDO_TL_PAIR(ORDO_TL_KIND_PUT, ORDO_TL_KIND_ATOMIC);
+        pairs |= ORDO_TL_PAIR(P, A);
     if (mo & FI_ORDER_SAS)
-        pairs |= ORDO_TL_PAIR(ORDO_TL_KIND_ATOMIC, ORDO_TL_KIND_ATOMIC);
+        pairs |= ORDO_TL_PAIR(A, A);
+    if (o->batch_max) {
+        if (mo & FI_ORDER_SAS)
+            pairs |= ORDO_TL_PAIR(S, S) | ORDO_TL_PAIR(S, A) | ORDO_TL_PAIR(A, S);
+        if (mo & FI_ORDER_SAW)
+            pairs |= ORDO_TL_PAIR(P, S);
+    }
     o->super.ordered_pairs = pairs;
     size_t waw = o->info->ep_attr->max_order_waw_size;
     o->super.ordered_max = (pairs & ORDO_TL_PAIR(ORDO_TL_KIND_PUT, ORDO_TL_KIND_PUT))
@@ -376,6 +386,7 @@ static void ofi_close(ordo_tl_iface_t *iface)
 {
     ofi_iface_t *o = (ofi_iface_t *)iface;
     ofi_helper_stop(o);
+    ofi_batch_close(o);
     ofi_rma_close(o);
     for (int l = 0; l < o->nlanes; l++)
         if (o->lane[l].ep)
@@ -477,7 +488,6 @@ static ordo_status_t open_iface(const ordo_tl_params_t *params, ordo_tl_iface_t 
     o->mr_local = (o->mr_mode & FI_MR_LOCAL) || ordo_config.ofi_mr_local;
     o->mr_per_lane = (o->mr_mode & FI_MR_ENDPOINT) != 0;
     o->max_msg = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : SIZE_MAX;
-    ordered_pairs(o);
     o->inject_max = info->tx_attr->inject_size;
     int ret = fi_fabric(info->fabric_attr, &o->fabric, NULL);
     if (ret == 0)
@@ -497,8 +507,10 @@ static ordo_status_t open_iface(const ordo_tl_params_t *params, ordo_tl_iface_t 
         if ((st = open_lane(o, l)) != ORDO_OK)
             goto err;
     /* Receives are posted before anyone learns our address. */
-    if ((st = ofi_am_open(o)) != ORDO_OK || (st = ofi_rma_open(o)) != ORDO_OK)
+    if ((st = ofi_am_open(o)) != ORDO_OK || (st = ofi_rma_open(o)) != ORDO_OK ||
+        (st = ofi_batch_open(o)) != ORDO_OK)
         goto err;
+    ordered_pairs(o);
     if ((st = exchange_addresses(o)) != ORDO_OK)
         goto err;
     if ((st = ordo_tl_reorder_init(&o->super, o->rank)) != ORDO_OK)
@@ -575,10 +587,13 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
 {
     if (iface) {
         ofi_iface_t *o = (ofi_iface_t *)iface;
-        snprintf(buf, len, "ofi %s on %s, %d lane%s%s%s", o->info->fabric_attr->prov_name,
-                 o->info->domain_attr->name, o->nlanes, o->nlanes > 1 ? "s" : "",
-                 o->mr_local ? ", local registration" : "",
-                 o->rcache[0] ? " with a registration cache" : "");
+        int n = snprintf(buf, len, "ofi %s on %s, %d lane%s%s%s",
+                         o->info->fabric_attr->prov_name, o->info->domain_attr->name,
+                         o->nlanes, o->nlanes > 1 ? "s" : "",
+                         o->mr_local ? ", local registration" : "",
+                         o->rcache[0] ? " with a registration cache" : "");
+        if (o->batch_max && n > 0 && (size_t)n < len)
+            snprintf(buf + n, len - (size_t)n, ", puts up to %zu B batched", o->batch_max);
         return ORDO_OK;
     }
     ordo_status_t st = ofi_lib_load();
@@ -591,23 +606,32 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
     ofi_signals_restore(saved);
     if (st != ORDO_OK)
         return st;
-    char order[256];
+    char order[256], batch[160];
     order_names(info->tx_attr->msg_order & info->rx_attr->msg_order, order, sizeof(order));
     uint64_t mo = info->tx_attr->msg_order & info->rx_attr->msg_order;
+    size_t bmax = ofi_batch_wanted(info->fabric_attr->prov_name);
+    if (bmax)
+        snprintf(batch, sizeof(batch), "up to %zu B gathered into one message per peer and "
+                 "lane, copied into place by the target (ORDO_OFI_PUT_BATCH)", bmax);
+    else
+        snprintf(batch, sizeof(batch), "each is the provider's RMA write (ORDO_OFI_PUT_BATCH)");
     snprintf(buf, len,
              "%s on %s (fabric %s), mr_mode 0x%llx, inject %zu B, max message %zu B\n"
              "         ordering on one endpoint: %s\n"
              "         strict: waits for each operation to complete before the next to the "
              "same rank (requests no ordering)\n"
              "         default: %s\n"
-             "         relaxed: requests no ordering; spread over ORDO_OFI_LANES endpoints",
+             "         relaxed: requests no ordering; spread over ORDO_OFI_LANES endpoints\n"
+             "         short puts: %s",
              info->fabric_attr->prov_name, info->domain_attr->name, info->fabric_attr->name,
              (unsigned long long)info->domain_attr->mr_mode, info->tx_attr->inject_size,
              info->ep_attr->max_msg_size, order,
              (mo & (FI_ORDER_RMA_WAW | FI_ORDER_WAW))
                  ? "requests RMA_WAW, SAW, SAS on lane 0: puts (and atomics after puts) go "
-                   "out behind each other without waiting; a put after an atomic waits"
-                 : "the provider keeps no write order: waits for each write to complete");
+                   "out behind each other without waiting; a long put after an atomic or a "
+                   "short put waits"
+                 : "the provider keeps no write order: waits for each write to complete",
+             batch);
     fi_freeinfo(info);
     ofi_signals_save(saved);
     list_providers(buf, len);

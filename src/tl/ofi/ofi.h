@@ -11,7 +11,9 @@
  * transport contract says.  Atomics are performed by the target's CPU on
  * request (an active message the target's progress serves), so they are
  * atomic with the target's own CPU atomics and need no provider atomics.
- * Active messages are sends into pre-posted receive buffers.
+ * Where the provider's RMA is software at the target anyway, short puts
+ * are gathered into messages instead (ofi_batch.c).  Active messages are
+ * sends into pre-posted receive buffers.
  *
  * Everything a peer sends is checked before use: sender rank, message kind
  * and length, and for atomics the memory id, offset and width, against what
@@ -78,7 +80,9 @@ enum {
     OFI_MSG_SHORT = 1,   /* for the layer above; data valid during the call */
     OFI_MSG_BCOPY,       /* for the layer above; the buffer may be kept */
     OFI_MSG_AMO_REQ,     /* perform an atomic here */
-    OFI_MSG_AMO_REP      /* its result */
+    OFI_MSG_AMO_REP,     /* its result */
+    OFI_MSG_PUTS,        /* a batch of short puts to copy into place here */
+    OFI_MSG_PUTS_ACK     /* they are in place */
 };
 
 typedef struct ofi_wire {
@@ -102,6 +106,25 @@ typedef struct ofi_amo_rep {
     uint64_t old;
 } ofi_amo_rep_t;
 
+/* A batch of puts: this header, then count records, each followed by its
+ * data padded to 8 bytes. */
+typedef struct ofi_puts_hdr {
+    uint32_t id;         /* the initiator's slot */
+    uint32_t count;
+} ofi_puts_hdr_t;
+
+typedef struct ofi_put_rec {
+    uint64_t mem_id;
+    uint64_t offset;
+    uint32_t len;
+    uint32_t pad;
+} ofi_put_rec_t;
+
+typedef struct ofi_puts_ack {
+    uint32_t id;
+    int32_t  status;     /* of the first put refused; the rest were not applied */
+} ofi_puts_ack_t;
+
 /* A message buffer: a receive buffer posted on a lane, or a send bounce
  * buffer.  data follows in the registered pool. */
 typedef struct ofi_buf {
@@ -113,6 +136,7 @@ typedef struct ofi_buf {
     int              rank;     /* tx: the receiver */
     size_t           len;      /* rx: bytes received */
     char            *data;
+    struct ofi_op   *batch;    /* tx: the batch of puts it carries */
 } ofi_buf_t;
 
 /* Memory this process exposed (a region, or a rendezvous buffer). */
@@ -134,11 +158,11 @@ typedef struct ofi_rkey {
 } ofi_rkey_t;
 
 /* One operation: its RMA pieces (an operation longer than the provider's
- * largest message is split) or its atomic request. */
+ * largest message is split), its atomic request, or a batch of short puts. */
 typedef struct ofi_op {
     ofi_ctx_t        ctx;
     ordo_tl_comp_t  *comp;
-    struct ofi_op   *next;         /* backlog or free list */
+    struct ofi_op   *next;         /* backlog, free list, or open batches */
     ordo_status_t    status;
     unsigned         pieces;       /* RMA pieces still in flight */
     uint8_t          type;         /* OFI_OP_* */
@@ -154,21 +178,31 @@ typedef struct ofi_op {
     void            *local_desc;
     char            *bounce;       /* the data goes through this pre-registered buffer */
     ordo_rcache_entry_t *cached;   /* the registration cache's, for local_desc */
+    /* awaiting a reply (atomics, batches): the slot in reply_slot */
+    uint32_t         reply_id;
     /* atomics */
-    uint32_t         amo_id;
     uint8_t          aop, width;
     uint64_t         value, compare;
     uint64_t        *result;
+    /* a batch: its message buffer and the puts it completes */
+    ofi_buf_t       *txbuf;
+    size_t           fill;         /* bytes of txbuf used */
+    uint32_t         count;
+    uint8_t          sent, acked, tx_done;
+    struct ofi_op   *members, *members_tail, *member_next;
 } ofi_op_t;
 
-enum { OFI_OP_PUT = 1, OFI_OP_GET, OFI_OP_AMO };
+enum { OFI_OP_PUT = 1, OFI_OP_GET, OFI_OP_AMO, OFI_OP_BATCH };
 
-/* An atomic's reply that found no room to go out yet. */
+/* A reply (atomic result, batch acknowledgement) that found no room to go
+ * out yet. */
 typedef struct ofi_reply {
     struct ofi_reply *next;
     int               rank;
     unsigned          lane;
-    ofi_amo_rep_t     rep;
+    uint8_t           kind;
+    uint8_t           len;
+    char              data[16];
 } ofi_reply_t;
 
 typedef struct ofi_lane {
@@ -206,6 +240,7 @@ typedef struct ofi_iface {
     struct fid_mr     *pool_mr[OFI_LANES_MAX];
     ofi_buf_t         *bufs;
     ofi_buf_t         *tx_free;
+    unsigned           ntx_free;
     /* bounce buffers for small RMA from unregistered memory (FI_MR_LOCAL) */
     size_t             bounce_size;
     unsigned           nbounce;
@@ -227,9 +262,15 @@ typedef struct ofi_iface {
     ofi_op_t          *op_free;
     ofi_op_t          *backlog_head, *backlog_tail;      /* refused with -FI_EAGAIN */
     ofi_op_t          *done_head, *done_tail;            /* completed, not yet reported */
-    ofi_op_t         **amo_slot;      /* atomics awaiting their reply, by id */
-    uint32_t           amo_cap, amo_free_hint;
+    ofi_op_t         **reply_slot;    /* atomics and batches awaiting a reply, by id */
+    uint32_t           reply_cap, reply_free_hint, reply_used;
     ofi_reply_t       *reply_backlog;
+    unsigned           works;         /* ofi_work calls: paces the dead-peer sweep */
+    /* short puts gathered into messages (ofi_batch.c) */
+    size_t             batch_max;     /* puts of at most this many bytes; 0: off */
+    ofi_op_t         **batch_open;    /* [rank * nlanes + lane]: filling, not sent */
+    ofi_op_t          *batch_list;    /* the same, linked */
+    _Atomic int        batch_waiting; /* some batch is open: the helper looks often */
     int                polling;       /* inside ofi_poll: sends do not poll again */
     /* the progress helper (ORDO_OFI_PROGRESS=thread) */
     int                threaded;
@@ -281,7 +322,7 @@ void          ofi_l_rkey_close(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey);
 ordo_status_t ofi_am_open(ofi_iface_t *o);
 void          ofi_am_close(ofi_iface_t *o);
 void          ofi_am_rx_complete(ofi_iface_t *o, ofi_buf_t *b, size_t len);
-void          ofi_am_tx_complete(ofi_iface_t *o, ofi_buf_t *b);
+void          ofi_am_tx_complete(ofi_iface_t *o, ofi_buf_t *b, ordo_status_t st);
 unsigned      ofi_am_deliver_parked(ofi_iface_t *o);
 unsigned      ofi_am_repost_pending(ofi_iface_t *o);
 void          ofi_am_spill(ofi_iface_t *o);
@@ -315,5 +356,29 @@ unsigned      ofi_backlog_retry(ofi_iface_t *o);
 unsigned      ofi_report_done(ofi_iface_t *o);
 ordo_status_t ofi_rma_open(ofi_iface_t *o);
 void          ofi_rma_close(ofi_iface_t *o);
+ofi_op_t     *ofi_op_new(ofi_iface_t *o);
+void          ofi_op_release(ofi_iface_t *o, ofi_op_t *op);
+uint32_t      ofi_reply_slot_take(ofi_iface_t *o, ofi_op_t *op);
+void          ofi_reply_slot_clear(ofi_iface_t *o, ofi_op_t *op);
+void          ofi_reply_send(ofi_iface_t *o, int rank, unsigned lane, uint8_t kind,
+                             const void *data, size_t len);
+void          ofi_fail_dead(ofi_iface_t *o);
+
+/* ofi_am.c: the message buffers for sends */
+ofi_buf_t    *ofi_tx_take(ofi_iface_t *o);
+void          ofi_tx_return(ofi_iface_t *o, ofi_buf_t *b);
+
+/* ofi_batch.c: short puts gathered into messages */
+size_t        ofi_batch_wanted(const char *prov);
+ordo_status_t ofi_batch_open(ofi_iface_t *o);
+void          ofi_batch_close(ofi_iface_t *o);
+int           ofi_batch_put(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp);
+ssize_t       ofi_batch_flush(ofi_iface_t *o, int rank, unsigned lane);
+void          ofi_batch_flush_all(ofi_iface_t *o);
+void          ofi_batch_apply(ofi_iface_t *o, int src, unsigned lane, const char *msg,
+                              size_t len);
+void          ofi_batch_acked(ofi_iface_t *o, int src, const ofi_puts_ack_t *ack);
+void          ofi_batch_tx_done(ofi_iface_t *o, ofi_op_t *b, ordo_status_t st);
+void          ofi_batch_fail(ofi_iface_t *o, ofi_op_t *b, ordo_status_t st);
 
 #endif

@@ -92,8 +92,7 @@ ordo_status_t ofi_am_open(ofi_iface_t *o)
             repost(o, b);
         } else {
             b->ctx.kind = OFI_CTX_TX;
-            b->next = o->tx_free;
-            o->tx_free = b;
+            ofi_tx_return(o, b);
         }
     }
     return ORDO_OK;
@@ -239,6 +238,16 @@ void ofi_am_rx_complete(ofi_iface_t *o, ofi_buf_t *b, size_t len)
             ofi_amo_reply(o, (int)w.src, &rep);
         }
         break;
+    case OFI_MSG_PUTS:
+        ofi_batch_apply(o, (int)w.src, b->lane, b->data + sizeof(w), len);
+        break;
+    case OFI_MSG_PUTS_ACK:
+        if (len == sizeof(ofi_puts_ack_t)) {
+            ofi_puts_ack_t ack;
+            memcpy(&ack, b->data + sizeof(w), sizeof(ack));
+            ofi_batch_acked(o, (int)w.src, &ack);
+        }
+        break;
     default:
         ordo_warn("ofi: dropped a message of unknown kind %u from rank %u", w.kind, w.src);
         break;
@@ -269,10 +278,30 @@ void ofi_am_release(ordo_tl_iface_t *iface, void *desc)
 
 /* ------------------------------------------------------------- sending */
 
-void ofi_am_tx_complete(ofi_iface_t *o, ofi_buf_t *b)
+ofi_buf_t *ofi_tx_take(ofi_iface_t *o)
+{
+    ofi_buf_t *b = o->tx_free;
+    if (b) {
+        o->tx_free = b->next;
+        o->ntx_free--;
+        b->batch = NULL;
+    }
+    return b;
+}
+
+void ofi_tx_return(ofi_iface_t *o, ofi_buf_t *b)
 {
     b->next = o->tx_free;
     o->tx_free = b;
+    o->ntx_free++;
+}
+
+void ofi_am_tx_complete(ofi_iface_t *o, ofi_buf_t *b, ordo_status_t st)
+{
+    ofi_op_t *batch = b->batch;
+    ofi_tx_return(o, b);
+    if (batch)
+        ofi_batch_tx_done(o, batch, st);
 }
 
 ordo_status_t ofi_am_send(ofi_iface_t *o, int rank, unsigned lane, uint8_t kind,
@@ -301,14 +330,13 @@ ordo_status_t ofi_am_send(ofi_iface_t *o, int rank, unsigned lane, uint8_t kind,
     } else {
         if (o->tx_free == NULL)
             ofi_poll(o);
-        ofi_buf_t *b = o->tx_free;
+        ofi_buf_t *b = ofi_tx_take(o);
         if (b == NULL)
             return ORDO_ERR_BUSY;
         memcpy(b->data, &w, sizeof(w));
         memcpy(b->data + sizeof(w), hdr, hdrlen);
         if (len)
             memcpy(b->data + sizeof(w) + hdrlen, payload, len);
-        o->tx_free = b->next;
         b->ctx.kind = OFI_CTX_TX;
         b->rank = rank;
         ret = fi_send(ep, b->data, total, ofi_pool_desc(o, lane), dest, &b->ctx);
@@ -316,10 +344,8 @@ ordo_status_t ofi_am_send(ofi_iface_t *o, int rank, unsigned lane, uint8_t kind,
             ofi_poll(o);
             ret = fi_send(ep, b->data, total, ofi_pool_desc(o, lane), dest, &b->ctx);
         }
-        if (ret != 0) {
-            b->next = o->tx_free;
-            o->tx_free = b;
-        }
+        if (ret != 0)
+            ofi_tx_return(o, b);
     }
     if (ORDO_LIKELY(ret == 0))
         return ORDO_OK;

@@ -62,6 +62,11 @@ unsigned ofi_work(ofi_iface_t *o)
     ofi_poll(o);
     if (ORDO_UNLIKELY(o->rx_repost != NULL))
         ofi_am_repost_pending(o);
+    if (o->batch_list)
+        ofi_batch_flush_all(o);
+    /* what awaits a reply from a rank that died waits no longer */
+    if (o->reply_used && ++o->works % 1024 == 0)
+        ofi_fail_dead(o);
     return o->backlog_head || o->reply_backlog ? ofi_backlog_retry(o) : 0;
 }
 
@@ -121,8 +126,11 @@ static void *helper(void *arg)
                 return NULL;
             continue;
         }
-        /* While the program drives, only the stop pipe and the timer. */
-        int r = idle < HELPER_IDLE_NS ? poll(&p[n], 1, 1) : poll(p, (nfds_t)n + 1, HELPER_TICK_MS);
+        /* While the program drives, only the stop pipe and the timer; a
+         * batch of puts waiting to go out shortens the timer. */
+        int tick = atomic_load_explicit(&o->batch_waiting, memory_order_relaxed)
+                       ? 1 : HELPER_TICK_MS;
+        int r = idle < HELPER_IDLE_NS ? poll(&p[n], 1, 1) : poll(p, (nfds_t)n + 1, tick);
         if (r < 0 && errno != EINTR) {
             ordo_error("ofi: the progress helper stopped: %s", strerror(errno));
             return NULL;

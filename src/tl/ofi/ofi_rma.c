@@ -206,7 +206,7 @@ ordo_status_t ofi_rkey_ptr(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, void **
 
 /* ---------------------------------------------------------- operations */
 
-static ofi_op_t *op_new(ofi_iface_t *o)
+ofi_op_t *ofi_op_new(ofi_iface_t *o)
 {
     ofi_op_t *op = o->op_free;
     if (op)
@@ -218,7 +218,7 @@ static ofi_op_t *op_new(ofi_iface_t *o)
     return op;
 }
 
-static void op_release(ofi_iface_t *o, ofi_op_t *op)
+void ofi_op_release(ofi_iface_t *o, ofi_op_t *op)
 {
     if (op->local_mr)
         fi_close(&op->local_mr->fid);
@@ -337,27 +337,76 @@ ordo_status_t ofi_rma_open(ofi_iface_t *o)
     return ORDO_OK;
 }
 
-static uint32_t amo_slot_take(ofi_iface_t *o, ofi_op_t *op)
+/* A slot for an operation that awaits its reply (an atomic's result, a
+ * batch's acknowledgement); the reply names it.  UINT32_MAX: no memory. */
+uint32_t ofi_reply_slot_take(ofi_iface_t *o, ofi_op_t *op)
 {
-    for (uint32_t n = 0; n < o->amo_cap; n++) {
-        uint32_t i = (o->amo_free_hint + n) % o->amo_cap;
-        if (o->amo_slot[i] == NULL) {
-            o->amo_slot[i] = op;
-            o->amo_free_hint = i + 1;
-            return i;
+    uint32_t i = UINT32_MAX;
+    for (uint32_t n = 0; n < o->reply_cap && i == UINT32_MAX; n++) {
+        uint32_t k = (o->reply_free_hint + n) % o->reply_cap;
+        if (o->reply_slot[k] == NULL)
+            i = k;
+    }
+    if (i == UINT32_MAX) {
+        uint32_t cap = o->reply_cap ? o->reply_cap * 2 : 64;
+        ofi_op_t **s = realloc(o->reply_slot, cap * sizeof(*s));
+        if (s == NULL)
+            return UINT32_MAX;
+        memset(s + o->reply_cap, 0, (cap - o->reply_cap) * sizeof(*s));
+        i = o->reply_cap;
+        o->reply_slot = s;
+        o->reply_cap = cap;
+    }
+    o->reply_slot[i] = op;
+    o->reply_free_hint = i + 1;
+    o->reply_used++;
+    op->reply_id = i;
+    return i;
+}
+
+void ofi_reply_slot_clear(ofi_iface_t *o, ofi_op_t *op)
+{
+    if (op->reply_id < o->reply_cap && o->reply_slot[op->reply_id] == op) {
+        o->reply_slot[op->reply_id] = NULL;
+        o->reply_used--;
+    }
+}
+
+/* A reply goes out now, or waits in the reply backlog for room. */
+void ofi_reply_send(ofi_iface_t *o, int rank, unsigned lane, uint8_t kind, const void *data,
+                    size_t len)
+{
+    ordo_status_t st = ofi_am_send(o, rank, lane, kind, data, len, NULL, 0);
+    if (st != ORDO_ERR_BUSY)
+        return;
+    ofi_reply_t *r = malloc(sizeof(*r));
+    if (r == NULL) {
+        ordo_error("ofi: out of memory queueing a reply to rank %d", rank);
+        return;
+    }
+    r->rank = rank;
+    r->lane = lane;
+    r->kind = kind;
+    r->len = (uint8_t)len;
+    memcpy(r->data, data, len);
+    r->next = o->reply_backlog;
+    o->reply_backlog = r;
+}
+
+/* Fail what awaits a reply from a rank known dead: the reply never comes. */
+void ofi_fail_dead(ofi_iface_t *o)
+{
+    for (uint32_t i = 0; i < o->reply_cap && o->reply_used; i++) {
+        ofi_op_t *op = o->reply_slot[i];
+        if (op == NULL || !ordo_boot_rank_dead(o->boot, op->rank))
+            continue;
+        if (op->type == OFI_OP_BATCH) {
+            ofi_batch_fail(o, op, ORDO_ERR_PEER_DEAD);
+        } else {
+            ofi_reply_slot_clear(o, op);
+            ofi_op_piece_done(o, op, ORDO_ERR_PEER_DEAD);
         }
     }
-    uint32_t cap = o->amo_cap ? o->amo_cap * 2 : 64;
-    ofi_op_t **s = realloc(o->amo_slot, cap * sizeof(*s));
-    if (s == NULL)
-        return UINT32_MAX;
-    memset(s + o->amo_cap, 0, (cap - o->amo_cap) * sizeof(*s));
-    uint32_t i = o->amo_cap;
-    o->amo_slot = s;
-    o->amo_cap = cap;
-    s[i] = op;
-    o->amo_free_hint = i + 1;
-    return i;
 }
 
 /* Post the operation's next piece (or its atomic request): 0, -FI_EAGAIN,
@@ -367,9 +416,13 @@ static ssize_t post(ofi_iface_t *o, ofi_op_t *op)
     struct fid_ep *ep = o->lane[op->lane].ep;
     fi_addr_t dest = o->addr[(size_t)op->rank * (size_t)o->nlanes + op->lane];
     ssize_t ret;
+    /* nothing passes the puts gathered for this peer and lane */
+    if (o->batch_list && o->batch_open[(size_t)op->rank * (size_t)o->nlanes + op->lane] &&
+        (ret = ofi_batch_flush(o, op->rank, op->lane)) != 0)
+        return ret;
     if (op->type == OFI_OP_AMO) {
         ofi_amo_req_t req = {.mem_id = op->rkey->mem_id, .offset = op->offset,
-                             .value = op->value, .compare = op->compare, .id = op->amo_id,
+                             .value = op->value, .compare = op->compare, .id = op->reply_id,
                              .op = op->aop, .width = op->width};
         ordo_status_t st = ofi_am_send(o, op->rank, op->lane, OFI_MSG_AMO_REQ, &req,
                                        sizeof(req), NULL, 0);
@@ -404,10 +457,10 @@ static void finish(ofi_iface_t *o, ofi_op_t *op)
     op->done = 1;
     if (op->bounce && op->type == OFI_OP_GET && op->status == ORDO_OK && !op->abandoned)
         memcpy(op->local, op->bounce, op->len);
-    if (op->type == OFI_OP_AMO && op->amo_id < o->amo_cap && o->amo_slot[op->amo_id] == op)
-        o->amo_slot[op->amo_id] = NULL;
+    if (op->type == OFI_OP_AMO)
+        ofi_reply_slot_clear(o, op);
     if (op->abandoned) {
-        op_release(o, op);
+        ofi_op_release(o, op);
         return;
     }
     if (op->comp) {
@@ -430,7 +483,7 @@ unsigned ofi_report_done(ofi_iface_t *o)
             o->done_tail = NULL;
         ordo_tl_comp_t *comp = op->comp;
         ordo_status_t st = op->status;
-        op_release(o, op);
+        ofi_op_release(o, op);
         comp->func(comp, st);
         n++;
     }
@@ -479,13 +532,12 @@ unsigned ofi_backlog_retry(ofi_iface_t *o)
             finish(o, op);
         }
     }
-    /* atomic replies that found no room */
+    /* replies that found no room */
     ofi_reply_t *r = o->reply_backlog;
     o->reply_backlog = NULL;
     while (r) {
         ofi_reply_t *next = r->next;
-        ordo_status_t st = ofi_am_send(o, r->rank, r->lane, OFI_MSG_AMO_REP, &r->rep,
-                                       sizeof(r->rep), NULL, 0);
+        ordo_status_t st = ofi_am_send(o, r->rank, r->lane, r->kind, r->data, r->len, NULL, 0);
         if (st == ORDO_ERR_BUSY) {
             r->next = o->reply_backlog;
             o->reply_backlog = r;
@@ -517,8 +569,8 @@ static ordo_status_t submit(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp)
     if (ret != 0) {
         ofi_post_error(o, op_name(op), op->rank, ret);
         if (op->type == OFI_OP_AMO)
-            o->amo_slot[op->amo_id] = NULL;
-        op_release(o, op);
+            ofi_reply_slot_clear(o, op);
+        ofi_op_release(o, op);
         return ofi_status((int)ret);
     }
     if (comp)
@@ -526,6 +578,8 @@ static ordo_status_t submit(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp)
     unsigned idle = 0;
     while (!op->done) {
         ofi_poll(o);
+        if (o->batch_list)   /* a peer's progress may wait on them */
+            ofi_batch_flush_all(o);
         if (o->backlog_head || o->reply_backlog)
             ofi_backlog_retry(o);
         if (op->done)
@@ -542,14 +596,14 @@ static ordo_status_t submit(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp)
         }
     }
     ordo_status_t st = op->status;
-    op_release(o, op);
+    ofi_op_release(o, op);
     return st;
 }
 
 static ofi_op_t *rma_op(ofi_iface_t *o, uint8_t type, ordo_tl_rkey_t *rkey, size_t offset,
                         void *local, size_t len, unsigned flags)
 {
-    ofi_op_t *op = op_new(o);
+    ofi_op_t *op = ofi_op_new(o);
     if (op == NULL)
         return NULL;
     op->type = type;
@@ -579,9 +633,14 @@ static ordo_status_t transfer(ofi_iface_t *o, uint8_t type, ordo_tl_rkey_t *rkey
     ofi_op_t *op = rma_op(o, type, rkey, offset, local, len, flags);
     if (op == NULL)
         return ORDO_ERR_NO_MEMORY;
+    /* A short put joins its peer's batch, unless something refused earlier
+     * waits in the backlog (it must go first) or the caller waits anyway. */
+    if (type == OFI_OP_PUT && len <= o->batch_max && comp && o->backlog_head == NULL &&
+        ofi_batch_put(o, op, comp))
+        return ORDO_INPROGRESS;
     ordo_status_t st = local_desc(o, op, type == OFI_OP_PUT ? FI_WRITE : FI_READ);
     if (st != ORDO_OK) {
-        op_release(o, op);
+        ofi_op_release(o, op);
         return st;
     }
     return submit(o, op, comp);
@@ -615,9 +674,8 @@ ordo_status_t ofi_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t of
     op->value = value;
     op->compare = compare;
     op->result = result;
-    op->amo_id = amo_slot_take(o, op);
-    if (op->amo_id == UINT32_MAX) {
-        op_release(o, op);
+    if (ofi_reply_slot_take(o, op) == UINT32_MAX) {
+        ofi_op_release(o, op);
         return ORDO_ERR_NO_MEMORY;
     }
     return submit(o, op, comp);
@@ -645,29 +703,17 @@ void ofi_amo_serve(ofi_iface_t *o, int src, unsigned lane, const ofi_amo_req_t *
     if (rep.status != ORDO_OK)
         ordo_warn("ofi: refused an atomic from rank %d: %s", src,
                   ordo_status_string(rep.status));
-    ordo_status_t st = ofi_am_send(o, src, lane, OFI_MSG_AMO_REP, &rep, sizeof(rep), NULL, 0);
-    if (st == ORDO_ERR_BUSY) {
-        ofi_reply_t *r = malloc(sizeof(*r));
-        if (r == NULL) {
-            ordo_error("ofi: out of memory queueing an atomic's reply to rank %d", src);
-            return;
-        }
-        r->rank = src;
-        r->lane = lane;
-        r->rep = rep;
-        r->next = o->reply_backlog;
-        o->reply_backlog = r;
-    }
+    ofi_reply_send(o, src, lane, OFI_MSG_AMO_REP, &rep, sizeof(rep));
 }
 
 void ofi_amo_reply(ofi_iface_t *o, int src, const ofi_amo_rep_t *rep)
 {
-    ofi_op_t *op = rep->id < o->amo_cap ? o->amo_slot[rep->id] : NULL;
-    if (op == NULL || op->rank != src) {
+    ofi_op_t *op = rep->id < o->reply_cap ? o->reply_slot[rep->id] : NULL;
+    if (op == NULL || op->rank != src || op->type != OFI_OP_AMO) {
         ordo_warn("ofi: dropped an atomic reply from rank %d that answers nothing asked", src);
         return;
     }
-    o->amo_slot[rep->id] = NULL;
+    ofi_reply_slot_clear(o, op);
     ordo_status_t st = (rep->status <= 0 && rep->status >= ORDO_ERR_EPOCH)
                            ? (ordo_status_t)rep->status : ORDO_ERR_IO;
     if (st == ORDO_OK && op->result && !op->abandoned)
@@ -680,7 +726,7 @@ void ofi_rma_close(ofi_iface_t *o)
     while (o->done_head) {   /* completions nobody will ask for any more */
         ofi_op_t *op = o->done_head;
         o->done_head = op->next;
-        op_release(o, op);
+        ofi_op_release(o, op);
     }
     o->done_tail = NULL;
     for (int l = 0; l < OFI_LANES_MAX; l++)
@@ -700,7 +746,7 @@ void ofi_rma_close(ofi_iface_t *o)
         o->mems = m->next;
         mem_free(o, m);
     }
-    free(o->amo_slot);
+    free(o->reply_slot);
     for (int l = 0; l < OFI_LANES_MAX; l++)
         if (o->bounce_mr[l])
             fi_close(&o->bounce_mr[l]->fid);
