@@ -51,6 +51,21 @@ void ofi_post_error(ofi_iface_t *o, const char *what, int rank, ssize_t ret)
 
 /* ------------------------------------------------------------- progress */
 
+/* A completion error's status.  Socket-based providers report a broken
+ * connection as a generic I/O error with the socket's errno beside it: a
+ * peer that went away, which is what the status should say. */
+static ordo_status_t cq_error_status(ofi_iface_t *o, const struct fi_cq_err_entry *e)
+{
+    ordo_status_t st = ofi_status(e->err);
+    const char *prov = o->info->fabric_attr->prov_name;
+    if (st == ORDO_ERR_IO && e->prov_errno > 0 &&
+        (strstr(prov, "tcp") || strstr(prov, "net") || strstr(prov, "sockets") ||
+         strstr(prov, "udp")) &&
+        ofi_status(e->prov_errno) == ORDO_ERR_PEER_DEAD)
+        st = ORDO_ERR_PEER_DEAD;
+    return st;
+}
+
 static void complete_error(ofi_iface_t *o, ofi_lane_t *lane)
 {
     struct fi_cq_err_entry e;
@@ -75,12 +90,12 @@ static void complete_error(ofi_iface_t *o, ofi_lane_t *lane)
         if (!dead)
             ordo_warn("ofi: a message to rank %d failed: %s", b->rank,
                       fi_cq_strerror(lane->cq, e.prov_errno, e.err_data, NULL, 0));
-        ofi_am_tx_complete(o, b, dead ? ORDO_ERR_PEER_DEAD : ofi_status(e.err));
+        ofi_am_tx_complete(o, b, dead ? ORDO_ERR_PEER_DEAD : cq_error_status(o, &e));
         return;
     }
     case OFI_CTX_OP: {
         ofi_op_t *op = (ofi_op_t *)ctx;
-        ordo_status_t st = ofi_status(e.err);
+        ordo_status_t st = cq_error_status(o, &e);
         int dead = ordo_boot_rank_dead(o->boot, op->rank);
         if (dead)
             st = ORDO_ERR_PEER_DEAD;
@@ -273,20 +288,12 @@ static void ordered_pairs(ofi_iface_t *o)
 static ordo_status_t open_lane(ofi_iface_t *o, int l)
 {
     ofi_lane_t *lane = &o->lane[l];
-    /* A descriptor to sleep on for the progress helper, where the provider
-     * has one. */
-    struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_MSG,
-                                 .wait_obj = ordo_config.ofi_progress == ORDO_OFI_PROGRESS_THREAD
-                                                 ? FI_WAIT_FD : FI_WAIT_NONE};
+    /* No wait object: with one, the provider signals a descriptor for
+     * every completion (a write and a read per message), which halved
+     * tcp;ofi_rxm's bandwidth and put rate here.  The progress helper
+     * wakes on a timer instead. */
+    struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_MSG, .wait_obj = FI_WAIT_NONE};
     int ret = fi_cq_open(o->domain, &cq_attr, &lane->cq, NULL);
-    if (ret != 0 && cq_attr.wait_obj == FI_WAIT_FD) {
-        cq_attr.wait_obj = FI_WAIT_NONE;
-        ret = fi_cq_open(o->domain, &cq_attr, &lane->cq, NULL);
-    }
-    o->wait_fd[l] = -1;
-    if (ret == 0 && cq_attr.wait_obj == FI_WAIT_FD &&
-        fi_control(&lane->cq->fid, FI_GETWAIT, &o->wait_fd[l]) != 0)
-        o->wait_fd[l] = -1;
     /* Lane 0 carries the default mode's ordered writes and asks for the
      * ordering they need; the others ask for none (where a provider has a
      * faster path without ordering, such as shm's single copy, they take it). */

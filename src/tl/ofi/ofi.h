@@ -277,7 +277,6 @@ typedef struct ofi_iface {
     pthread_mutex_t    lock;          /* recursive; taken by every entry point */
     pthread_t          helper_thread;
     int                stop_pipe[2];
-    int                wait_fd[OFI_LANES_MAX];   /* completion queues' wait fds, or -1 */
     _Atomic uint64_t   last_active_ns;           /* the program last drove the transport */
 } ofi_iface_t;
 

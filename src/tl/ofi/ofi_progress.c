@@ -8,10 +8,11 @@
  * put into it — its peer's ordo_quiet would never return.  With
  * ORDO_OFI_PROGRESS=thread (the default) a helper thread drives the
  * transport (ofi_work: no completion reported, nothing handed up) whenever
- * the program has not done so for a little while: it sleeps on the
- * completion queues' wait descriptors (and a short timer, since data that
- * lands in this rank's memory need not wake them), and steps aside while
- * the program drives itself.  Every entry point takes the interface's lock
+ * the program has not done so for 200 us.  It wakes on a timer, not on the
+ * completion queues' wait descriptors: those cost a write and a read per
+ * completion, and data that lands in this rank's memory need not signal
+ * them anyway.  It steps aside while the program drives itself.  Every
+ * entry point takes the interface's lock
  * (recursive: the layer above, called from progress, sends again); with
  * ORDO_OFI_PROGRESS=manual there is no thread and no lock. */
 #define _GNU_SOURCE
@@ -31,9 +32,13 @@
 #include "../../base/timer.h"
 
 /* How long the program may leave the transport alone before the helper
- * steps in, and how often the helper looks when nothing wakes it. */
+ * steps in, and how often it looks: every HELPER_SLOW_NS while the program
+ * drives the transport itself; then every HELPER_IDLE_NS, until the program
+ * has left it alone for HELPER_LONG_NS (a long computation) and no batch of
+ * puts waits to go out. */
 #define HELPER_IDLE_NS  (200 * 1000)
-#define HELPER_TICK_MS  10
+#define HELPER_SLOW_NS  (1000 * 1000)
+#define HELPER_LONG_NS  (10 * 1000 * 1000)
 
 static inline void lock(ofi_iface_t *o)
 {
@@ -98,45 +103,29 @@ void ofi_drive(ordo_tl_iface_t *iface)
 static void *helper(void *arg)
 {
     ofi_iface_t *o = arg;
-    struct pollfd p[OFI_LANES_MAX + 1];
-    int n = 0;
-    for (int l = 0; l < o->nlanes; l++)
-        if (o->wait_fd[l] >= 0)
-            p[n++] = (struct pollfd){.fd = o->wait_fd[l], .events = POLLIN};
-    p[n] = (struct pollfd){.fd = o->stop_pipe[0], .events = POLLIN};
-    struct fid *cqs[OFI_LANES_MAX];
-    for (int l = 0; l < o->nlanes; l++)
-        cqs[l] = &o->lane[l].cq->fid;
+    struct pollfd stop = {.fd = o->stop_pipe[0], .events = POLLIN};
     for (;;) {
         uint64_t idle = ordo_time_ns() - atomic_load_explicit(&o->last_active_ns,
                                                                memory_order_relaxed);
-        int may_sleep = 1;
         if (idle >= HELPER_IDLE_NS && pthread_mutex_trylock(&o->lock) == 0) {
             ofi_work(o);
             if (o->nparked > o->nrx / 2)
                 ofi_am_spill(o);   /* keep buffers posted for atomics it serves */
-            /* sleep on the descriptors only when the provider says nothing
-             * is pending that they would not announce */
-            may_sleep = n == 0 || fi_trywait(o->fabric, cqs, o->nlanes) == FI_SUCCESS;
             pthread_mutex_unlock(&o->lock);
         }
-        if (!may_sleep) {
-            sched_yield();
-            if (poll(&p[n], 1, 0) > 0)
-                return NULL;
-            continue;
-        }
-        /* While the program drives, only the stop pipe and the timer; a
-         * batch of puts waiting to go out shortens the timer. */
-        int tick = atomic_load_explicit(&o->batch_waiting, memory_order_relaxed)
-                       ? 1 : HELPER_TICK_MS;
-        int r = idle < HELPER_IDLE_NS ? poll(&p[n], 1, 1) : poll(p, (nfds_t)n + 1, tick);
+        /* while the program drives, look rarely: each wake-up takes a core
+         * from a rank that may be spinning on it */
+        int slow = idle < HELPER_IDLE_NS ||
+                   (idle >= HELPER_LONG_NS &&
+                    !atomic_load_explicit(&o->batch_waiting, memory_order_relaxed));
+        struct timespec ts = {.tv_nsec = slow ? HELPER_SLOW_NS : HELPER_IDLE_NS};
+        int r = ppoll(&stop, 1, &ts, NULL);
+        if (r > 0)
+            return NULL;
         if (r < 0 && errno != EINTR) {
             ordo_error("ofi: the progress helper stopped: %s", strerror(errno));
             return NULL;
         }
-        if (p[n].revents)
-            return NULL;
     }
 }
 
