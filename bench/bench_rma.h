@@ -304,9 +304,13 @@ static inline void bc_flush_all(bc_win_t *w)
 {
     bc_check(w->epochs ? ordo_epoch_flush_all(w->region) : ordo_quiet(w->stream), "flush_all");
 }
+/* As the MPI builds call MPI_Iprobe: the polling rank lets ordo progress,
+ * which a network transport needs to place the peer's put (otherwise only
+ * ordo's progress helper does, within about a millisecond). */
 static inline void bc_win_sync(bc_win_t *w)
 {
     (void)w;
+    ordo_progress();
     atomic_thread_fence(memory_order_acquire);
 }
 
