@@ -30,7 +30,8 @@ _WIDE = {"quick": (8, 4096, 2 << 20),
 # starts; TRIALS is per launch: quick 3 x 2 = 6 trials (its report says its
 # intervals are wide), paper 10 x 1 = 10, full 10 x 2 = 20.  Five launches
 # of two trials were too few: two back-to-back paper runs disagreed on 2 of
-# 14 claims, where ten launches agreed.
+# 14 claims, where ten launches agreed.  The suite interleaves the launches
+# (suite.run), so they also spread over the machine's drift in time.
 LAUNCHES = {"quick": 3, "paper": 10, "full": 10}
 TRIALS = {"quick": "2", "paper": "1", "full": "2"}
 

@@ -112,7 +112,8 @@ def plan(experiments: list[Experiment], suite: str, impls: tuple[str, ...],
     return steps, skipped
 
 
-def _run_step(step: Step, suite: str, narrow: Narrowing, timeout: float) -> list[dict]:
+def _launch_once(step: Step, suite: str, narrow: Narrowing, timeout: float) -> list[dict]:
+    """One launch of the step's program: its records, one per point."""
     job = step.job
     args = list(job.options(suite))
     if step.size is not None:
@@ -124,19 +125,20 @@ def _run_step(step: Step, suite: str, narrow: Narrowing, timeout: float) -> list
     np = narrow.np or job.np
     if job.program in _PAIRS_ARE_RANKS and narrow.np and narrow.np % 2:
         raise BenchError(f"{job.program} pairs its ranks: --np {narrow.np} is odd")
-    batches = []
-    for _ in range(narrow.launches or LAUNCHES.get(suite, 1)):
-        if step.impl == "ordo":
-            batches.append(run_ordo(job.program, *args, np=np, env=dict(job.env),
-                                    timeout=timeout, nodes=narrow.nodes))
-        else:
-            batches.append(run_mpi(step.impl, job.program, *args, np=np, env=dict(job.mpi_env),
-                                   timeout=timeout, nodes=narrow.nodes))
+    if step.impl == "ordo":
+        return run_ordo(job.program, *args, np=np, env=dict(job.env), timeout=timeout,
+                        nodes=narrow.nodes)
+    return run_mpi(step.impl, job.program, *args, np=np, env=dict(job.mpi_env),
+                   timeout=timeout, nodes=narrow.nodes)
+
+
+def _merge(step: Step, batches: list[list[dict]], narrow: Narrowing) -> list[dict]:
+    """The step's records from all its launches, trials pooled."""
     recs = merge_launches(batches)
-    if job.label:
+    if step.job.label:
         for r in recs:
             r["experiment"] = step.experiment
-            r["variant"] = f"{r['variant']}, {job.label}"
+            r["variant"] = f"{r['variant']}, {step.job.label}"
     if narrow.orders:
         recs = [r for r in recs if r.get("order") is None or r["order"] in narrow.orders]
     return recs
@@ -172,20 +174,42 @@ def run(experiments: list[Experiment], suite: str = "quick",
     columns = (TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("left"), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as bar:
-        task = bar.add_task("starting", total=len(steps))
-        for step in steps:
-            label = f"{step.experiment} {step.impl}" + (f" {step.size} B" if step.size else "")
-            bar.update(task, description=label)
-            try:
-                got = _run_step(step, suite, narrow, timeout)
+        # Launches are interleaved: round k launches every step once, so a
+        # point's launches are spread over the whole run.  The machine's state
+        # drifts over minutes (another tenant, frequency, memory placement);
+        # launching a point's programs back to back put all of them in one
+        # state, and two runs then disagreed beyond intervals that could not
+        # see the drift.  Interleaved, every point samples the same states
+        # and the intervals cover them.
+        launches = narrow.launches or LAUNCHES.get(suite, 1)
+        task = bar.add_task("starting", total=len(steps) * launches)
+        batches: list[list[list[dict]]] = [[] for _ in steps]
+        failed: set[int] = set()
+        for k in range(launches):
+            for i, step in enumerate(steps):
+                if i in failed:
+                    continue
+                label = f"{step.experiment} {step.impl}" + \
+                    (f" {step.size} B" if step.size else "")
+                bar.update(task, description=f"{label} [{k + 1}/{launches}]")
+                try:
+                    batches[i].append(_launch_once(step, suite, narrow, timeout))
+                    bar.advance(task)
+                except BenchError as e:
+                    # a point that failed once is recorded as failed and not
+                    # launched again: a hang would otherwise cost its time
+                    # limit in every round
+                    errors.append({"experiment": step.experiment, "impl": step.impl,
+                                   "program": step.job.program, "size": step.size,
+                                   "launch": k + 1, "error": str(e)})
+                    failed.add(i)
+                    bar.advance(task, launches - k)
+        for i, step in enumerate(steps):
+            if i not in failed:
+                got = _merge(step, batches[i], narrow)
                 for r in got:
                     r["suite"] = suite
                 records += got
-            except BenchError as e:
-                errors.append({"experiment": step.experiment, "impl": step.impl,
-                               "program": step.job.program, "size": step.size,
-                               "error": str(e)})
-            bar.advance(task)
     if any(e.id == "loggp" for e in experiments):
         from . import loggp
         from .runner import validate
@@ -199,6 +223,7 @@ def run(experiments: list[Experiment], suite: str = "quick",
         "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),
         "seconds": round(time.time() - started, 1),
         "cores": os.cpu_count(), "step_timeout_s": timeout,
+        "launches": narrow.launches or LAUNCHES.get(suite, 1), "launch_order": "interleaved",
         "skipped": skipped, "errors": errors,
         "narrowing": {k: v for k, v in vars(narrow).items() if v is not None},
     }

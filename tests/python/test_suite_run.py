@@ -51,15 +51,15 @@ def test_a_failed_run_keeps_the_last_good_latest_and_report_exits_0(bindir, tmp_
     good = (tmp_path / "results" / "latest").resolve()
     # every point of the next run fails
     from ordo_bench import suite
-    real = suite._run_step
+    real = suite._launch_once
 
     def failing(step, *args, **kw):
         raise suite.BenchError(f"{step.job.program} failed with status 2:\nline 1\nline 2")
-    monkeypatch.setattr(suite, "_run_step", failing)
+    monkeypatch.setattr(suite, "_launch_once", failing)
     import time
     time.sleep(1.1)                       # a new results/<timestamp>
     assert main(["run", "barrier", "--impl", "ordo"]) == 1
-    monkeypatch.setattr(suite, "_run_step", real)
+    monkeypatch.setattr(suite, "_launch_once", real)
     assert (tmp_path / "results" / "latest").resolve() == good
     runs = sorted(p for p in (tmp_path / "results").iterdir() if p.name != "latest")
     failed = runs[-1]
@@ -71,3 +71,32 @@ def test_a_failed_run_keeps_the_last_good_latest_and_report_exits_0(bindir, tmp_
     md = (failed / "report.md").read_text()
     assert "point(s) failed" in md and "line 2" in md
     assert md.index("point(s) failed") < md.index("## Claims of the papers")
+
+
+def test_launches_are_interleaved_and_a_failed_point_is_not_relaunched(bindir, tmp_path,
+                                                                        monkeypatch):
+    """Round k launches every point once, so each point's launches spread over
+    the run; a point that failed is recorded once and left out of later
+    rounds."""
+    monkeypatch.setenv("ORDO_BUILD", str(bindir.parent.resolve()))
+    monkeypatch.chdir(tmp_path)
+    from ordo_bench import suite
+    real = suite._launch_once
+    order = []
+
+    def logged(step, *args, **kw):
+        order.append(step.size)
+        if step.size == 64 and order.count(64) == 2:
+            raise suite.BenchError("latency failed with status 1:\nboom")
+        return real(step, *args, **kw)
+    monkeypatch.setattr(suite, "_launch_once", logged)
+    assert main(["run", "latency", "--impl", "ordo", "--sizes", "8,64,1024",
+                 "--launches", "3"]) == 1
+    assert order == [8, 64, 1024, 8, 64, 1024, 8, 1024]
+    run = sorted(p for p in (tmp_path / "results").iterdir() if p.name != "latest")[-1]
+    manifest = json.loads((run / "run.json").read_text())
+    assert manifest["launch_order"] == "interleaved" and manifest["launches"] == 3
+    assert [(e["size"], e["launch"]) for e in manifest["errors"]] == [(64, 2)]
+    recs = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
+    assert sorted(r["size"] for r in recs if r["experiment"] == "latency") == [8, 1024]
+    assert all(r["launches"] == 3 for r in recs)
