@@ -50,6 +50,7 @@ test-c: build
 # unavailable; here it runs.
 test-asan: asan
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	  LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp) \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest -j 2 --output-on-failure --timeout 600
 
 test-python: build venv

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Check what the build, tests and measurements need; install what is missing
 # when running as root on Debian, otherwise print the exact command.
-#   scripts/deps.sh build    compiler, CMake, hwloc, libfabric, libnl, Python venv
+#   scripts/deps.sh build    compiler, CMake, hwloc, libfabric, libnl, PMIx, Python venv
 #   scripts/deps.sh peers    + the peers ordo is measured against: Open MPI
 #                            and MPICH (their mpicc builds the same benchmark
 #                            sources) and ucx_perftest
@@ -22,6 +22,7 @@ have pkg-config || need_pkgs+=(pkg-config)
 if ! pkg-config --exists hwloc 2>/dev/null; then need_pkgs+=(libhwloc-dev); fi
 if ! pkg-config --exists libfabric 2>/dev/null; then need_pkgs+=(libfabric-dev); fi
 if ! pkg-config --exists libnl-route-3.0 2>/dev/null; then need_pkgs+=(libnl-route-3-dev); fi
+if ! pkg-config --exists pmix 2>/dev/null; then need_pkgs+=(libpmix-dev); fi
 have python3 || need_pkgs+=(python3)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_pkgs+=(python3-venv)
 if [ "$what" != build ]; then

@@ -6,6 +6,7 @@
 
 #include <ordo/ordo.h>
 #include "../src/base/config.h"
+#include "../src/boot/boot.h"
 #include "../src/tl/tl.h"
 
 static void caps_string(uint32_t caps, char *buf, size_t len)
@@ -74,7 +75,10 @@ int main(int argc, char **argv)
     }
     if (ordo_config_load() != ORDO_OK)
         return 1;   /* the error names the variable */
-    printf("ordo %s\n\ntransports (ORDO_TL=%s):\n", ORDO_VERSION_STRING, ordo_config.tl);
+    char boot[512];
+    ordo_boot_which(boot, sizeof(boot));
+    printf("ordo %s\n\nbootstrap: %s\n\ntransports (ORDO_TL=%s):\n", ORDO_VERSION_STRING, boot,
+           ordo_config.tl);
     for (size_t i = 0; i < ordo_tl_count(); i++) {
         const ordo_tl_ops_t *t = ordo_tl_at(i);
         char caps[128];

@@ -39,15 +39,52 @@ typedef struct ordo_request *ordo_request_h;  /* a non-blocking operation */
 /* ------------------------------------------------------------- life cycle */
 
 enum {
-    ORDO_INIT_FIELD_NONE = 0 /* no fields yet; reserved for growth */
+    ORDO_INIT_FIELD_NONE = 0,
+    ORDO_INIT_FIELD_OOB  = 1u << 0   /* oob: join over the caller's collectives */
 };
 
+/* The caller's own bootstrap, for a program that already runs under another
+ * runtime (an MPI program: examples/mpi_bootstrap.c): ordo joins over the
+ * caller's collectives instead of through a launcher, and ignores the
+ * launcher's environment.  Every process of the job calls ordo_init with the
+ * same size and its own rank.
+ *
+ *  allgather  starts a collective over all size processes: each contributes
+ *             len bytes from sbuf, and rbuf receives size * len bytes in
+ *             rank order; it sets *req and returns 0, or non-zero if it
+ *             could not start;
+ *  test       0 once the collective of req completed, 1 while it runs,
+ *             negative if it failed;
+ *  free       releases req (after test returned 0 or negative).
+ *
+ * ordo starts one collective at a time, from the thread that calls ordo,
+ * drives its own progress between tests, and gives up after
+ * ORDO_BOOT_TIMEOUT.  In MPI: MPI_Iallgather on a duplicate of the
+ * program's communicator, MPI_Test, and free.  The callbacks are used until
+ * ordo_finalize returns (ordo_barrier and region allocation use them). */
+typedef struct ordo_oob {
+    int    rank;
+    int    size;
+    void  *arg;          /* passed to every callback */
+    int  (*allgather)(void *arg, const void *sbuf, void *rbuf, size_t len, void **req);
+    int  (*test)(void *arg, void *req);
+    void (*free)(void *arg, void *req);
+} ordo_oob_t;
+
 typedef struct ordo_init_params {
-    uint64_t field_mask;     /* ORDO_INIT_FIELD_* bits of the fields set */
+    uint64_t   field_mask;   /* ORDO_INIT_FIELD_* bits of the fields set */
+    ordo_oob_t oob;          /* ORDO_INIT_FIELD_OOB */
 } ordo_init_params_t;
 
-/* Join the job.  Started by ordorun the process learns its rank from the
- * launcher; started alone it is rank 0 of 1.  params may be NULL. */
+/* Join the job.  With params->oob, over the caller's collectives (above).
+ * Otherwise: started by ordorun, Open MPI's mpirun or srun --mpi=pmix
+ * (PMIx), or MPICH's mpiexec (PMI-1), the process learns its rank from the
+ * launcher; started alone it is rank 0 of 1.  Started by a launcher ordo
+ * cannot join (its environment is there, its server is not), it returns
+ * ORDO_ERR_BOOTSTRAP and the log names the launcher: never a silent
+ * singleton.  An MPI program passes oob rather than joining the launcher a
+ * second time (MPICH's PMI-1 connection is not shared).  params may be
+ * NULL; unknown field_mask bits give ORDO_ERR_INVALID_PARAM. */
 ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params);
 
 /* Complete everything outstanding, synchronise with all ranks, release all

@@ -1,25 +1,31 @@
-/* Bootstrap: how a rank learns its peers.  Back ends: the ordorun socket
- * and a singleton for a process started alone (PMIx and MPI come later and
- * plug in through the same ops). */
+/* Bootstrap: how a rank learns its peers.  Back ends, chosen at ordo_init
+ * from the environment (boot.c): the ordorun socket, PMIx (Open MPI's
+ * mpirun, srun --mpi=pmix), PMI-1 (MPICH's Hydra), the caller's own
+ * collectives (ordo_oob_t), and a singleton for a process started alone.
+ * Back ends without a launcher that passes descriptors share them
+ * between the ranks of one node through boot_local.c. */
 #ifndef ORDO_BOOT_H
 #define ORDO_BOOT_H
 
 #include <stddef.h>
-#include <ordo/status.h>
+#include <ordo/ordo.h>
 
 typedef struct ordo_boot ordo_boot_t;
 
 typedef struct ordo_boot_ops {
     size_t        size;
     const char   *name;
-    ordo_status_t (*put)(ordo_boot_t *b, const char *key, const void *val, size_t len);
-    /* Blocks until some rank put key; ORDO_ERR_INVALID_PARAM if the value is
-     * larger than cap. */
-    ordo_status_t (*get)(ordo_boot_t *b, const char *key, void *val, size_t cap,
-                         size_t *len_p);
+    /* Collective: every rank contributes len bytes (the same len on every
+     * rank, at most ORDO_BOOT_VALUE_MAX) and all[] receives size * len in
+     * rank order.  tag names this call; every rank makes the same calls in
+     * the same order, and a tag is used once per job. */
+    ordo_status_t (*allgather)(ordo_boot_t *b, const char *tag, const void *mine, size_t len,
+                               void *all);
     ordo_status_t (*barrier)(ordo_boot_t *b);
     ordo_status_t (*fd_put)(ordo_boot_t *b, const char *key, int fd);
-    ordo_status_t (*fd_get)(ordo_boot_t *b, const char *key, int *fd_p);
+    /* A descriptor owner (a rank of this node) published under key; waits
+     * (bounded by the boot timeout) until it has. */
+    ordo_status_t (*fd_get)(ordo_boot_t *b, int owner, const char *key, int *fd_p);
     ordo_status_t (*fd_del)(ordo_boot_t *b, const char *key);
     /* Tell the launcher this rank finished cleanly, and release. */
     void          (*fini)(ordo_boot_t *b, int clean);
@@ -35,9 +41,12 @@ struct ordo_boot {
      * waits may check it as often as they like. */
     const volatile unsigned char *health;
     /* Which ranks share this node's memory: node_of[rank] for every rank,
-     * node = node_of[rank of this process]. */
+     * node = node_of[rank of this process].  boot.c makes it from
+     * machine_of (set by a back end that tells machines apart; NULL: every
+     * rank on one) and ORDO_NODES (groups that share no memory on purpose). */
     int  node, nnodes;
     int *node_of;
+    int *machine_of;
     /* Set by the core once transports are open: called over and over while
      * a call waits for the launcher or peers, so transports that need this
      * process's help to complete peers' operations get it (a peer may be
@@ -58,18 +67,32 @@ static inline int ordo_boot_rank_dead(const ordo_boot_t *b, int rank)
     return b->health != NULL && b->health[rank] != 0;
 }
 
-/* Pick the back end from the environment and connect; learn the nodes. */
-ordo_status_t ordo_boot_open(int timeout_s, ordo_boot_t **boot_p);
+/* The back end the environment selects, in words (ordo-info). */
+void          ordo_boot_which(char *out, size_t cap);
+/* Join over oob when given, else pick the back end from the environment
+ * and connect; learn the nodes. */
+ordo_status_t ordo_boot_open(int timeout_s, const ordo_oob_t *oob, ordo_boot_t **boot_p);
 /* Release (clean: this rank finished well) and free the node map. */
 void          ordo_boot_close(ordo_boot_t *b, int clean);
 
-/* Every rank contributes len bytes under tag; all[] receives size * len. */
+/* b->ops->allgather, checking len against what every back end carries. */
 ordo_status_t ordo_boot_allgather(ordo_boot_t *b, const char *tag, const void *mine,
                                   size_t len, void *all);
+
+/* Milliseconds of CLOCK_MONOTONIC: the back ends' deadlines. */
+long long     ordo_boot_now_ms(void);
+/* What the back ends' waits call between polls: the transports' progress
+ * (while_waiting), and the core given away now and then. */
+void          ordo_boot_idle(ordo_boot_t *b, unsigned spins);
+/* This process's CPU binding in words ("cpus 0-3"), for reports. */
+void          ordo_boot_describe_binding(char *out, size_t cap);
 
 /* back ends */
 ordo_status_t ordo_boot_ordorun_open(int fd, int rank, int size, int timeout_s,
                                      ordo_boot_t **boot_p);
 ordo_status_t ordo_boot_single_open(ordo_boot_t **boot_p);
+ordo_status_t ordo_boot_pmix_open(int timeout_s, ordo_boot_t **boot_p);
+ordo_status_t ordo_boot_pmi1_open(int timeout_s, ordo_boot_t **boot_p);
+ordo_status_t ordo_boot_oob_open(const ordo_oob_t *oob, int timeout_s, ordo_boot_t **boot_p);
 
 #endif

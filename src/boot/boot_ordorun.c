@@ -154,6 +154,31 @@ static ordo_status_t or_get(ordo_boot_t *b, const char *key, void *val, size_t c
     return call(b, ORDO_BOOT_GET, key, NULL, 0, -1, val, cap, len_p, NULL);
 }
 
+/* The launcher keeps every key: each rank puts its part under tag/rank and
+ * gets the others' (a get waits until the key exists). */
+static ordo_status_t or_allgather(ordo_boot_t *b, const char *tag, const void *mine,
+                                  size_t len, void *all)
+{
+    char key[ORDO_BOOT_KEY_MAX];
+    snprintf(key, sizeof(key), "%s/%d", tag, b->rank);
+    ordo_status_t st = or_put(b, key, mine, len);
+    if (st != ORDO_OK)
+        return st;
+    for (int r = 0; r < b->size; r++) {
+        size_t got;
+        snprintf(key, sizeof(key), "%s/%d", tag, r);
+        st = or_get(b, key, (char *)all + (size_t)r * len, len, &got);
+        if (st != ORDO_OK)
+            return st;
+        if (got != len) {
+            ordo_error("bootstrap allgather '%s': rank %d sent %zu bytes, expected %zu",
+                       tag, r, got, len);
+            return ORDO_ERR_BOOTSTRAP;
+        }
+    }
+    return ORDO_OK;
+}
+
 static ordo_status_t or_barrier(ordo_boot_t *b)
 {
     return call(b, ORDO_BOOT_BARRIER, NULL, NULL, 0, -1, NULL, 0, NULL, NULL);
@@ -164,8 +189,9 @@ static ordo_status_t or_fd_put(ordo_boot_t *b, const char *key, int fd)
     return call(b, ORDO_BOOT_FD_PUT, key, NULL, 0, fd, NULL, 0, NULL, NULL);
 }
 
-static ordo_status_t or_fd_get(ordo_boot_t *b, const char *key, int *fd_p)
+static ordo_status_t or_fd_get(ordo_boot_t *b, int owner, const char *key, int *fd_p)
 {
+    (void)owner;        /* the launcher holds every rank's descriptors */
     int fd = -1;
     ordo_status_t st = call(b, ORDO_BOOT_FD_GET, key, NULL, 0, -1, NULL, 0, NULL, &fd);
     if (st == ORDO_OK && fd < 0) {
@@ -196,7 +222,7 @@ static void or_fini(ordo_boot_t *base, int clean)
 
 static const ordo_boot_ops_t ordorun_ops = {
     .size = sizeof(ordo_boot_ops_t), .name = "ordorun",
-    .put = or_put, .get = or_get, .barrier = or_barrier,
+    .allgather = or_allgather, .barrier = or_barrier,
     .fd_put = or_fd_put, .fd_get = or_fd_get, .fd_del = or_fd_del, .fini = or_fini,
 };
 
@@ -238,7 +264,7 @@ ordo_status_t ordo_boot_ordorun_open(int fd, int rank, int size, int timeout_s,
         return st;
     }
     int hfd;
-    if (or_fd_get(&b->super, ORDO_BOOT_HEALTH_KEY, &hfd) == ORDO_OK) {
+    if (or_fd_get(&b->super, -1, ORDO_BOOT_HEALTH_KEY, &hfd) == ORDO_OK) {
         void *page = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, hfd, 0);
         close(hfd);
         if (page != MAP_FAILED)

@@ -48,24 +48,13 @@ static ordo_status_t add(boot_single_t *b, const char *key, const void *val, siz
     return ORDO_OK;
 }
 
-static ordo_status_t s_put(ordo_boot_t *base, const char *key, const void *val, size_t len)
+static ordo_status_t s_allgather(ordo_boot_t *base, const char *tag, const void *mine,
+                                 size_t len, void *all)
 {
-    return add((boot_single_t *)base, key, val, len, -1);
-}
-
-static ordo_status_t s_get(ordo_boot_t *base, const char *key, void *val, size_t cap,
-                           size_t *len_p)
-{
-    single_entry_t *e = find((boot_single_t *)base, key, 0);
-    if (e == NULL) {
-        /* Alone, nobody else will ever put it: waiting would hang forever. */
-        ordo_error("bootstrap key '%s' was never published", key);
-        return ORDO_ERR_BOOTSTRAP;
-    }
-    if (e->len > cap)
-        return ORDO_ERR_INVALID_PARAM;
-    memcpy(val, e->val, e->len);
-    *len_p = e->len;
+    (void)base;
+    (void)tag;
+    if (len)
+        memcpy(all, mine, len);
     return ORDO_OK;
 }
 
@@ -86,8 +75,9 @@ static ordo_status_t s_fd_put(ordo_boot_t *base, const char *key, int fd)
     return st;
 }
 
-static ordo_status_t s_fd_get(ordo_boot_t *base, const char *key, int *fd_p)
+static ordo_status_t s_fd_get(ordo_boot_t *base, int owner, const char *key, int *fd_p)
 {
+    (void)owner;
     single_entry_t *e = find((boot_single_t *)base, key, 1);
     if (e == NULL) {
         ordo_error("bootstrap descriptor '%s' was never published", key);
@@ -131,7 +121,7 @@ static void s_fini(ordo_boot_t *base, int clean)
 
 static const ordo_boot_ops_t single_ops = {
     .size = sizeof(ordo_boot_ops_t), .name = "singleton",
-    .put = s_put, .get = s_get, .barrier = s_barrier,
+    .allgather = s_allgather, .barrier = s_barrier,
     .fd_put = s_fd_put, .fd_get = s_fd_get, .fd_del = s_fd_del, .fini = s_fini,
 };
 

@@ -116,15 +116,20 @@ ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params)
 {
     if (ordo_ctx != NULL)
         return ORDO_ERR_ALREADY;
-    if (params && params->field_mask != 0)
+    if (params && (params->field_mask & ~(uint64_t)ORDO_INIT_FIELD_OOB)) {
+        ordo_error("ordo_init: unknown field_mask bits 0x%llx",
+                   (unsigned long long)(params->field_mask & ~(uint64_t)ORDO_INIT_FIELD_OOB));
         return ORDO_ERR_INVALID_PARAM;
+    }
+    const ordo_oob_t *oob = params && (params->field_mask & ORDO_INIT_FIELD_OOB) ?
+                            &params->oob : NULL;
     ordo_status_t st = ordo_config_load();
     if (st != ORDO_OK)
         return st;
     ordo_context_t *ctx = calloc(1, sizeof(*ctx));
     if (ctx == NULL)
         return ORDO_ERR_NO_MEMORY;
-    st = ordo_boot_open(ordo_config.boot_timeout, &ctx->boot);
+    st = ordo_boot_open(ordo_config.boot_timeout, oob, &ctx->boot);
     if (st != ORDO_OK)
         goto err_free;
     ctx->rank = ctx->boot->rank;

@@ -7,6 +7,8 @@
  *                            printing "ready" first (for signal tests)
  *   probe notify R           (with --on-failure notify) rank R dies; the others
  *                            report what their barrier returned
+ *   probe size N             fails unless the job has N ranks (a launcher's job
+ *                            must never become N singletons); then as "ok"
  *   probe transport          each rank prints the transport to every other rank:
  *                            "transport R -> S: text" */
 #include <signal.h>
@@ -36,7 +38,11 @@ int main(int argc, char **argv)
         return 10;
     int me = ordo_rank();
     setvbuf(stdout, NULL, _IONBF, 0);
-    if (strcmp(mode, "ok") == 0) {
+    if (strcmp(mode, "size") == 0 && ordo_size() != who) {
+        printf("rank %d: job size %d, expected %d\n", me, ordo_size(), who);
+        return 30;
+    }
+    if (strcmp(mode, "ok") == 0 || strcmp(mode, "size") == 0) {
         ordo_region_h r;
         void *base;
         if (ordo_region_alloc(1 << 16, 0, &r, &base) != ORDO_OK)

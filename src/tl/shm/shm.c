@@ -208,7 +208,7 @@ static ordo_status_t shm_rkey_open(ordo_tl_iface_t *iface, int rank, const void 
     } else if (b.kind == SHM_MEM_MAPPED) {
         char key[64];
         snprintf(key, sizeof(key), "ordo.shm.%u.%d", b.region_id, rank);
-        ordo_status_t st = s->boot->ops->fd_get(s->boot, key, &k->fd);
+        ordo_status_t st = s->boot->ops->fd_get(s->boot, rank, key, &k->fd);
         if (st != ORDO_OK) {
             free(k);
             return st;

@@ -97,7 +97,7 @@ ordo_status_t shm_mailbox_lane(shm_mailbox_t *mb, int rank, ordo_am_tx_t **tx_p)
     char key[64];
     int fd;
     lane_key(key, sizeof(key), rank);
-    ordo_status_t st = mb->boot->ops->fd_get(mb->boot, key, &fd);
+    ordo_status_t st = mb->boot->ops->fd_get(mb->boot, rank, key, &fd);
     if (st != ORDO_OK) {
         ordo_error("cannot reach rank %d's mailbox: %s", rank, ordo_status_string(st));
         return st;

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Run a test program under a site's launcher, as a user would:
+#   run_with.sh LAUNCHER NP PROGRAM [ARGS...]
+#     openmpi   Open MPI's mpirun (ranks join through PMIx)
+#     mpich     MPICH's Hydra mpiexec (PMI-1)
+# More ranks than cores is allowed (correctness only), and Open MPI is told
+# it may run as root, which it refuses by default.
+set -euo pipefail
+launcher=$1 np=$2
+shift 2
+case $launcher in
+    openmpi)
+        extra=(--oversubscribe --bind-to none)
+        if [ "$(id -u)" = 0 ]; then extra+=(--allow-run-as-root); fi
+        exec mpirun.openmpi "${extra[@]}" -n "$np" "$@" ;;
+    mpich)
+        exec mpirun.mpich -n "$np" "$@" ;;
+    *)
+        echo "run_with.sh: unknown launcher '$launcher' (openmpi, mpich)" >&2
+        exit 2 ;;
+esac

@@ -1,0 +1,87 @@
+"""ordo under the sites' launchers (Open MPI's mpirun through PMIx, MPICH's
+Hydra through PMI-1): a killed rank ends the job, and the descriptor service
+that replaces ordorun's descriptor passing answers no stranger and leaves
+nothing behind."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+RUN_WITH = Path(__file__).resolve().parents[1] / "launch" / "run_with.sh"
+LAUNCHERS = [pytest.param(name, marks=pytest.mark.skipif(
+    shutil.which(f"mpirun.{name}") is None, reason=f"mpirun.{name} is not installed "
+    "(make test installs it)")) for name in ("openmpi", "mpich")]
+
+
+def start(bindir: Path, launcher: str, np: int, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([str(RUN_WITH), launcher, str(np), str(bindir / "launcher_probe"),
+                             *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def service_sockets() -> dict[str, int]:
+    """Abstract sockets of ordo's descriptor services: name -> pid."""
+    out = {}
+    for line in Path("/proc/net/unix").read_text().splitlines()[1:]:
+        m = re.search(r"@(ordo\.(\d+)\.[0-9a-f]{16})$", line)
+        if m:
+            out[m.group(1)] = int(m.group(2))
+    return out
+
+
+@pytest.mark.parametrize("launcher", LAUNCHERS)
+def test_a_killed_rank_ends_the_job(bindir, launcher):
+    t0 = time.monotonic()
+    job = start(bindir, launcher, 2, "die", "1", "9")
+    try:
+        job.wait(timeout=60)
+    finally:
+        if job.poll() is None:
+            job.kill()
+    assert job.returncode != 0
+    assert time.monotonic() - t0 < 60
+
+
+@pytest.mark.parametrize("launcher", LAUNCHERS)
+def test_descriptor_service_answers_no_stranger_and_vanishes(bindir, launcher):
+    before = set(service_sockets())
+    job = start(bindir, launcher, 2, "wait")
+    try:
+        ready = set()
+        deadline = time.monotonic() + 60
+        while len(ready) < 2 and time.monotonic() < deadline:
+            line = job.stdout.readline()
+            if not line:
+                break
+            if line.startswith("ready "):
+                ready.add(line.split()[1])
+        assert ready == {"0", "1"}, job.stderr.read() if job.poll() is not None else ""
+        mine = {n: p for n, p in service_sockets().items() if n not in before}
+        assert len(mine) == 2
+        for name in mine:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
+                s.settimeout(10)
+                s.connect("\0" + name)
+                try:
+                    s.send(b"ordo.shm.mbox.0\0")
+                    data, fds, _, _ = socket.recv_fds(s, 64, 4)
+                except (ConnectionResetError, BrokenPipeError):
+                    data, fds = b"", []         # hung up on us, our request unread
+                assert data == b"" and fds == [], f"{name} answered a stranger"
+    finally:
+        job.send_signal(signal.SIGTERM)
+        try:
+            job.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            job.kill()
+            job.wait()
+    time.sleep(0.5)
+    assert not (set(service_sockets()) - before), "a descriptor service outlived its job"
