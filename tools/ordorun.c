@@ -28,8 +28,10 @@
 #include <unistd.h>
 
 #include <ordo/status.h>
+#include <ordo/version.h>
 #include "../src/boot/boot_proto.h"
 #include "ordorun_netns.h"
+#include "ordorun_output.h"
 
 #define TERM_GRACE_MS 3000   /* SIGTERM, then SIGKILL: the job ends well within 10 s */
 
@@ -66,6 +68,9 @@ static struct {
     int          bind;
     int          notify;        /* --on-failure notify */
     int          verbose;
+    int          tag_output;    /* --tag-output */
+    char       **env_set;       /* -x NAME=value, set in every rank */
+    int          n_env_set;
     rank_proc_t *ranks;
     kv_t        *kvs;
     pending_t   *pending;
@@ -98,9 +103,9 @@ static int64_t now_ms(void)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ordorun -n N [--nodes K [--netns]] [--bind core|none]\n"
-            "               [--on-failure abort|notify] [-v] prog [args...]\n"
-            "  -n N                 number of ranks to start on this machine\n"
+            "usage: ordorun -n N [options] prog [args...]\n"
+            "Start N ranks of prog on this machine and serve their bootstrap.\n"
+            "  -n N, -np N, --np N  number of ranks to start (1 to 4096)\n"
             "  --nodes K            split the ranks into K groups that share no memory, as K\n"
             "                       nodes would (ranks r*K/N share a group: blocks of\n"
             "                       consecutive ranks); between groups only the network\n"
@@ -111,7 +116,46 @@ static void usage(FILE *f)
             "  --bind core|none     bind rank r to core r mod cores (default core)\n"
             "  --on-failure MODE    abort: end the job when a rank dies (default);\n"
             "                       notify: tell the survivors (their waits fail)\n"
-            "  -v                   print what the launcher does\n");
+            "  -x NAME[=VALUE]      set NAME to VALUE in every rank; without =VALUE, pass\n"
+            "                       ordorun's own NAME (ranks inherit ordorun's environment\n"
+            "                       anyway: accepted as mpirun accepts it); repeatable\n"
+            "  --tag-output         prefix every line a rank writes with \"[rank] \"\n"
+            "                       (stdout stays stdout, stderr stays stderr)\n"
+            "  -v, --verbose        print what the launcher does\n"
+            "  --version            print ordo's version and exit\n"
+            "  -h, --help           print this help and exit\n"
+            "exit status: 0 when every rank exited 0; otherwise the first non-zero status\n"
+            "of a rank (128 + signal for a rank killed by a signal, or for a signal sent to\n"
+            "ordorun); 127 when prog cannot be run; 2 for a usage error; 1 when the\n"
+            "launcher itself failed (it says why).\n");
+}
+
+/* -x NAME[=VALUE]: 0, or -1 after saying what is wrong. */
+static int add_env_option(const char *arg)
+{
+    size_t name_len = strcspn(arg, "=");
+    int valid = name_len > 0 && (arg[0] == '_' || (arg[0] >= 'A' && arg[0] <= 'Z') ||
+                                 (arg[0] >= 'a' && arg[0] <= 'z'));
+    for (size_t i = 1; valid && i < name_len; i++)
+        valid = arg[i] == '_' || (arg[i] >= 'A' && arg[i] <= 'Z') ||
+                (arg[i] >= 'a' && arg[i] <= 'z') || (arg[i] >= '0' && arg[i] <= '9');
+    if (!valid) {
+        die_msg("-x takes NAME or NAME=VALUE with NAME a variable name, not '%s'", arg);
+        return -1;
+    }
+    if (arg[name_len] == 0) {
+        if (getenv(arg) == NULL)
+            die_msg("-x %s: not set here, so the ranks will not have it either", arg);
+        return 0;       /* inherited */
+    }
+    char **grown = realloc(job.env_set, (size_t)(job.n_env_set + 1) * sizeof(char *));
+    if (grown == NULL) {
+        die_msg("out of memory");
+        return -1;
+    }
+    job.env_set = grown;
+    job.env_set[job.n_env_set++] = (char *)arg;
+    return 0;
 }
 
 /* ------------------------------------------------------------- replies */
@@ -456,6 +500,14 @@ static pid_t start_rank(int rank, int child_sock, hwloc_topology_t topo, int nun
         setenv("ORDO_OFI_DOMAIN", "eth0", 0);   /* the group's link, not its loopback */
     }
     setenv(ORDO_ENV_BINDING, binding, 1);
+    for (int i = 0; i < job.n_env_set; i++) {
+        const char *eq = strchr(job.env_set[i], '=');
+        char name[256];
+        snprintf(name, sizeof(name), "%.*s", (int)(eq - job.env_set[i]), job.env_set[i]);
+        setenv(name, eq + 1, 1);
+    }
+    if (job.tag_output)
+        ordorun_tag_child(rank);
     if (obj && hwloc_set_cpubind(topo, obj->cpuset, HWLOC_CPUBIND_PROCESS) < 0)
         fprintf(stderr, "ordorun: rank %d: could not bind to %s: %s\n", rank, binding,
                 strerror(errno));
@@ -473,13 +525,17 @@ int main(int argc, char **argv)
         {"bind", required_argument, NULL, 'b'},
         {"on-failure", required_argument, NULL, 'f'},
         {"verbose", no_argument, NULL, 'v'},
+        {"tag-output", no_argument, NULL, 'T'},
+        {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     job.n = -1;
     job.nodes = 1;
     job.bind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "+n:vh", opts, NULL)) != -1) {
+    /* long-only parsing: -np works as mpirun users type it, while -n, -x, -v
+     * and -h stay short options */
+    while ((c = getopt_long_only(argc, argv, "+n:x:vh", opts, NULL)) != -1) {
         switch (c) {
         case 'n': {
             char *end;
@@ -523,6 +579,12 @@ int main(int argc, char **argv)
             }
             break;
         case 'v': job.verbose = 1; break;
+        case 'T': job.tag_output = 1; break;
+        case 'x':
+            if (add_env_option(optarg) < 0)
+                return 2;
+            break;
+        case 'V': printf("ordorun (ordo) %s\n", ORDO_VERSION_STRING); return 0;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -567,8 +629,8 @@ int main(int argc, char **argv)
 
     job.ranks = calloc((size_t)job.n, sizeof(rank_proc_t));
     job.buf = malloc(ORDO_BOOT_MSG_MAX);
-    struct pollfd *pfds = calloc((size_t)(2 * job.n + 1), sizeof(struct pollfd));
-    if (!job.ranks || !job.buf || !pfds) {
+    struct pollfd *pfds = calloc((size_t)(4 * job.n + 1), sizeof(struct pollfd));
+    if (!job.ranks || !job.buf || !pfds || (job.tag_output && ordorun_tag_open(job.n) < 0)) {
         die_msg("out of memory");
         return 1;
     }
@@ -607,8 +669,17 @@ int main(int argc, char **argv)
         }
         int one = 1;
         setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one));
+        if (job.tag_output && ordorun_tag_pipes(r) < 0) {
+            die_msg("--tag-output: pipe: %s", strerror(errno));
+            close(sv[0]);
+            close(sv[1]);
+            job.job_status = 1;
+            break;
+        }
         pid_t pid = start_rank(r, sv[1], topo, nunits, unit, prog);
         close(sv[1]);
+        if (job.tag_output)
+            ordorun_tag_parent(r);
         if (pid < 0) {
             die_msg("fork: %s", strerror(errno));
             close(sv[0]);
@@ -643,6 +714,10 @@ int main(int argc, char **argv)
         }
         if (alive == 0)
             break;
+        if (job.tag_output) {
+            ordorun_tag_poll_set(&pfds[np]);
+            np += (nfds_t)(2 * job.n);
+        }
         int timeout = -1;
         if (job.kill_deadline) {
             int64_t left = job.kill_deadline - now_ms();
@@ -678,7 +753,11 @@ int main(int argc, char **argv)
             if (pp->fd >= 0 && (pp->revents & POLLIN))
                 reap(r);
         }
+        if (job.tag_output)
+            ordorun_tag_relay(&pfds[1 + 2 * job.n]);
     }
+    if (job.tag_output)
+        ordorun_tag_close();
     for (int r = 0; r < job.n; r++)
         if (job.ranks[r].sock >= 0)
             close(job.ranks[r].sock);
@@ -697,6 +776,7 @@ int main(int argc, char **argv)
     if (topo)
         hwloc_topology_destroy(topo);
     free(pfds);
+    free(job.env_set);
     free(job.ranks);
     free(job.buf);
     return job.job_status;
