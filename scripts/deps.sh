@@ -5,7 +5,8 @@
 #   scripts/deps.sh peers    + the peers ordo is measured against: Open MPI
 #                            and MPICH (their mpicc builds the same benchmark
 #                            sources) and ucx_perftest
-#   scripts/deps.sh test     + a headless browser that renders the report
+#   scripts/deps.sh test     + a headless browser that renders the report, and
+#                            Slurm with munge (the launcher tests run srun)
 set -euo pipefail
 what=${1:-build}
 case "$what" in
@@ -32,6 +33,9 @@ if [ "$what" != build ]; then
 fi
 if [ "$what" = test ]; then
     have chromium || need_pkgs+=(chromium)
+    # a single-node Slurm the launcher tests start (tests/launch/slurm.sh)
+    have slurmd || need_pkgs+=(slurm-wlm)
+    have munged || need_pkgs+=(munge)
 fi
 
 if [ ${#need_pkgs[@]} -gt 0 ]; then

@@ -39,7 +39,8 @@ chmod 700 "$dir" "$dir/munge"
 head -c 1024 /dev/urandom >"$dir/munge/munge.key"
 chmod 400 "$dir/munge/munge.key"
 munged --foreground --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/socket" \
-    --pid-file="$dir/munge/pid" --log-file="$dir/munge/log" --seed-file="$dir/munge/seed" &
+    --pid-file="$dir/munge/pid" --log-file="$dir/munge/log" --seed-file="$dir/munge/seed" \
+    >"$dir/munge/out" 2>&1 &
 pids+=($!)
 cat >"$dir/slurm.conf" <<CONF
 ClusterName=ordotest
