@@ -47,6 +47,13 @@ static inline double bc_mean_at_root(double v)
     MPI_Reduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     return sum / bc_size();
 }
+/* The largest v over all ranks, at rank 0 (elsewhere: v). */
+static inline double bc_max_at_root(double v)
+{
+    double max = v;
+    MPI_Reduce(&v, &max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    return max;
+}
 /* block bytes to and from every rank */
 static inline void bc_alltoall(const void *sbuf, void *rbuf, size_t block)
 {
@@ -123,6 +130,12 @@ static inline double bc_mean_at_root(double v)
     double sum = v;
     ordo_coll_reduce(ORDO_COMM_WORLD, &v, &sum, 1, ORDO_DT_DOUBLE, ORDO_REDUCE_SUM, 0);
     return sum / bc_size();
+}
+static inline double bc_max_at_root(double v)
+{
+    double max = v;
+    ordo_coll_reduce(ORDO_COMM_WORLD, &v, &max, 1, ORDO_DT_DOUBLE, ORDO_REDUCE_MAX, 0);
+    return max;
 }
 static inline void bc_alltoall(const void *sbuf, void *rbuf, size_t block)
 {

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from . import demo, peers
 from .experiments import EXPERIMENTS, IMPLS, ORDERS, SUITES, select
+from .runner import LAUNCHERS
 
 
 def _positive(text: str) -> int:
@@ -82,7 +83,8 @@ def cmd_run(args, console) -> int:
         console.print(f"ordo-bench: unknown --impl {', '.join(bad)}; known: {', '.join(IMPLS)}")
         return 2
     narrow = Narrowing(np=args.np, sizes=args.sizes, window=args.window, pairs=args.pairs,
-                       orders=args.order, launches=args.launches, nodes=args.nodes)
+                       orders=args.order, launches=args.launches, nodes=args.nodes,
+                       launcher=args.launcher)
     out = run(exps, args.suite, impls, Path(args.out) if args.out else None, narrow, console,
               timeout=args.timeout)
     measured = (out / "results.jsonl").read_text().strip()
@@ -168,6 +170,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="split every job's ranks into this many groups that share no memory "
                         "(ordorun --nodes): ordo over its network transport, the MPIs forced "
                         "onto TCP")
+    r.add_argument("--launcher", choices=LAUNCHERS, default="ordorun",
+                   help="what starts ordo's programs: ordorun, Open MPI's mpirun (PMIx), "
+                        "MPICH's mpiexec (PMI-1) or srun --mpi=pmix on a single-node Slurm "
+                        "started per launch (root); the MPIs always run under their own")
     r.add_argument("--timeout", type=_seconds,
                    help="seconds one program may run for one point before it and its ranks "
                         "are killed (default: 60 quick, 300 paper, 600 full)")

@@ -273,6 +273,18 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                notes=("libfabric's shm provider uses single-copy RMA only where no RMA "
                       "ordering is asked for: ordo's relaxed lanes ask for none, the default "
                       "mode's lane asks for write order",)),
+    Experiment("startup", "Start-up: joining the job, the first barrier, finalize",
+               "ordo's bootstrap next to MPI_Init, each under its launcher (--launcher)",
+               tuple(Job("startup", {"quick": (), "paper": ()}, None, np=n,
+                         suites=("paper", "full") if n > 4 else SUITES)
+                     for n in (2, 4, 8, 16)),
+               suites=("paper", "full"),
+               notes=("the slowest rank's time from before ordo_init / MPI_Init to its "
+                      "return, and to the end of the first collective barrier; the "
+                      "launcher's own start is outside",
+                      "ordo runs under the launcher --launcher names (ordorun when unset); "
+                      "Open MPI always under its mpirun, MPICH under its mpiexec: compare "
+                      "ordo with the MPI that shares its launcher", OVERSUB)),
     Experiment("loggp", "LogGP fit (L, o, g, G) from latency, rate, overlap and bandwidth",
                "LogGP model (Alexandrov et al.), per paradigm and library",
                (_LATENCY, _BW, _MSGRATE, _OVERLAP, _PUT_LATENCY, _PUT_RATE, _PUT_BW),

@@ -152,19 +152,51 @@ def _records(res: Launch, name: str, nodes: int = 1, transport: str | None = Non
     return recs
 
 
-def ordo_command(program: str, *args: str, np: int = 2, nodes: int = 1) -> list[str]:
+# What can start ordo's programs (--launcher): ordorun, or the launcher of
+# a site, which ordo joins through PMIx (Open MPI's mpirun, srun) or PMI-1
+# (MPICH's Hydra).  srun runs on a single-node Slurm started for the launch
+# (tests/launch/slurm.sh: root, slurm-wlm and munge).
+LAUNCHERS = ("ordorun", "mpirun", "mpiexec", "srun")
+# Each MPI under its own launcher
+MPI_LAUNCHER = {"openmpi": "mpirun", "mpich": "mpiexec"}
+SLURM_SH = Path(__file__).resolve().parents[2] / "tests" / "launch" / "slurm.sh"
+
+
+def ordo_command(program: str, *args: str, np: int = 2, nodes: int = 1,
+                 launcher: str = "ordorun") -> list[str]:
+    """The command that runs bin/<program> under launcher; under the sites'
+    launchers ORDO_NODES (ordo_env) stands for ordorun's --nodes."""
     bindir = build_dir() / "bin"
-    split = ["--nodes", str(nodes)] if nodes > 1 else []
-    return [str(bindir / "ordorun"), *split, "-n", str(np), str(bindir / program), *args]
+    exe = [str(bindir / program), *args]
+    if launcher == "ordorun":
+        split = ["--nodes", str(nodes)] if nodes > 1 else []
+        return [str(bindir / "ordorun"), *split, "-n", str(np), *exe]
+    if launcher == "mpirun":
+        return mpi_command("openmpi", program, *args, np=np, exe=exe)
+    if launcher == "mpiexec":
+        return mpi_command("mpich", program, *args, np=np, exe=exe)
+    if launcher == "srun":
+        if shutil.which("srun") is None:
+            raise BenchError("--launcher srun: Slurm is not installed (apt-get install "
+                             "slurm-wlm munge)")
+        return [str(SLURM_SH), "srun", "--mpi=pmix", "-n", str(np), *exe]
+    raise BenchError(f"unknown launcher '{launcher}' (one of {', '.join(LAUNCHERS)})")
 
 
 def run_ordo(program: str, *args: str, np: int = 2, env: dict | None = None,
-             timeout: float = DEFAULT_TIMEOUT, nodes: int = 1) -> list[dict]:
-    """Run bin/<program> under ordorun (its ranks in `nodes` groups that
+             timeout: float = DEFAULT_TIMEOUT, nodes: int = 1,
+             launcher: str = "ordorun") -> list[dict]:
+    """Run bin/<program> under launcher (its ranks in `nodes` groups that
     share no memory); return its validated records, each with the exact
-    command that launched it and the node count."""
-    res = launch(ordo_command(program, *args, np=np, nodes=nodes), env, timeout, program)
-    return _records(res, program, nodes)
+    command that launched it, the node count and the launcher."""
+    if launcher != "ordorun" and nodes > 1:
+        env = {**(env or {}), "ORDO_NODES": str(nodes)}
+    res = launch(ordo_command(program, *args, np=np, nodes=nodes, launcher=launcher), env,
+                 timeout, program)
+    recs = _records(res, program, nodes)
+    for r in recs:
+        r["env"]["launcher"] = launcher
+    return recs
 
 
 # The MPIs' network paths, for runs that stand for several nodes (--nodes):
@@ -183,14 +215,15 @@ NETWORK_TRANSPORT = {
 }
 
 
-def mpi_command(impl: str, program: str, *args: str, np: int = 2) -> list[str]:
+def mpi_command(impl: str, program: str, *args: str, np: int = 2,
+                exe: list[str] | None = None) -> list[str]:
     """The command that runs bin/<program>.<impl> (the same source built with
-    mpicc.<impl>) under that MPI's own mpirun, ranks bound to cores as
-    ordorun binds them."""
-    exe = build_dir() / "bin" / f"{program}.{impl}"
+    mpicc.<impl>; or exe, an ordo program) under that MPI's own mpirun,
+    ranks bound to cores as ordorun binds them."""
+    path = build_dir() / "bin" / f"{program}.{impl}"
     mpirun = shutil.which(f"mpirun.{impl}")
-    if mpirun is None or not exe.exists():
-        raise BenchError(f"{impl}: mpirun.{impl} or {exe.name} missing (install the MPI and "
+    if mpirun is None or (exe is None and not path.exists()):
+        raise BenchError(f"{impl}: mpirun.{impl} or {path.name} missing (install the MPI and "
                          "rebuild: its mpicc builds the benchmark)")
     cmd = [mpirun, "-n", str(np)]
     if impl == "openmpi":
@@ -204,7 +237,7 @@ def mpi_command(impl: str, program: str, *args: str, np: int = 2) -> list[str]:
             cmd += ["--allow-run-as-root"]
     else:
         cmd += ["-bind-to", _mpich_binding(np, os.cpu_count() or 1)]
-    return cmd + [str(exe), *args]
+    return cmd + (exe if exe is not None else [str(path), *args])
 
 
 def _mpich_binding(np: int, cores: int) -> str:
@@ -232,7 +265,10 @@ def run_mpi(impl: str, program: str, *args: str, np: int = 2, env: dict | None =
         env = {**(env or {}), **NETWORK_ENV.get(impl, {})}
         transport = NETWORK_TRANSPORT.get(impl)
     res = launch(mpi_command(impl, program, *args, np=np), env, timeout, name)
-    return _records(res, name, nodes, transport)
+    recs = _records(res, name, nodes, transport)
+    for r in recs:
+        r["env"]["launcher"] = MPI_LAUNCHER.get(impl, "mpirun")
+    return recs
 
 
 _IDENTITY = ("experiment", "impl", "paradigm", "variant", "order", "np", "pairs", "window",

@@ -32,6 +32,7 @@ class Narrowing:
     orders: tuple[str, ...] | None = None
     launches: int | None = None          # launches per point (default: the suite's)
     nodes: int = 1                       # groups of ranks that share no memory
+    launcher: str = "ordorun"            # what starts ordo's programs (runner.LAUNCHERS)
 
 
 # Seconds one program may run for one point, per suite: a few times the
@@ -127,7 +128,7 @@ def _launch_once(step: Step, suite: str, narrow: Narrowing, timeout: float) -> l
         raise BenchError(f"{job.program} pairs its ranks: --np {narrow.np} is odd")
     if step.impl == "ordo":
         return run_ordo(job.program, *args, np=np, env=dict(job.env), timeout=timeout,
-                        nodes=narrow.nodes)
+                        nodes=narrow.nodes, launcher=narrow.launcher)
     return run_mpi(step.impl, job.program, *args, np=np, env=dict(job.mpi_env),
                    timeout=timeout, nodes=narrow.nodes)
 

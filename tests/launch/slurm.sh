@@ -38,7 +38,7 @@ mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
 chmod 700 "$dir" "$dir/munge"
 head -c 1024 /dev/urandom >"$dir/munge/munge.key"
 chmod 400 "$dir/munge/munge.key"
-munged --foreground --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/socket" \
+munged --foreground --force --num-threads=16 --key-file="$dir/munge/munge.key" --socket="$dir/munge/socket" \
     --pid-file="$dir/munge/pid" --log-file="$dir/munge/log" --seed-file="$dir/munge/seed" \
     >"$dir/munge/out" 2>&1 &
 pids+=($!)
@@ -68,7 +68,7 @@ SelectTypeParameters=CR_CPU
 MpiDefault=none
 ReturnToService=2
 SlurmdParameters=config_overrides
-NodeName=$host NodeAddr=127.0.0.1 CPUs=8 State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=64 State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF="$dir/slurm.conf"

@@ -85,3 +85,27 @@ def test_descriptor_service_answers_no_stranger_and_vanishes(bindir, launcher):
             job.wait()
     time.sleep(0.5)
     assert not (set(service_sockets()) - before), "a descriptor service outlived its job"
+
+
+@pytest.mark.parametrize("launcher,command", [
+    pytest.param("mpirun", "mpirun.openmpi", marks=pytest.mark.skipif(
+        shutil.which("mpirun.openmpi") is None, reason="mpirun.openmpi is not installed")),
+    pytest.param("mpiexec", "mpirun.mpich", marks=pytest.mark.skipif(
+        shutil.which("mpirun.mpich") is None, reason="mpirun.mpich is not installed"))])
+def test_bench_runs_ordo_under_a_sites_launcher(bindir, tmp_path, monkeypatch, launcher,
+                                                command):
+    """ordo-bench --launcher: ordo's start-up measured under mpirun or mpiexec,
+    its records saying which launcher started them."""
+    import json
+
+    from ordo_bench.cli import main
+    monkeypatch.setenv("ORDO_BUILD", str(bindir.parent.resolve()))
+    out = tmp_path / "run"
+    assert main(["run", "startup", "--impl", "ordo", "--launcher", launcher, "--launches", "1",
+                 "--out", str(out)]) == 0
+    recs = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert {r["variant"] for r in recs} == {"init", "init-to-first-barrier", "finalize (rank 0)"}
+    assert {r["np"] for r in recs} == {2, 4}
+    assert all(r["env"]["launcher"] == launcher and Path(r["launch"][0]).name == command
+               for r in recs)
+    assert all(0 < r["value"] < 60e6 for r in recs)
