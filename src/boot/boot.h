@@ -47,6 +47,9 @@ struct ordo_boot {
     int  node, nnodes;
     int *node_of;
     int *machine_of;
+    /* The local descriptor service, for back ends whose launcher passes no
+     * descriptors (boot_local.h); NULL otherwise. */
+    struct boot_local *local;
     /* Set by the core once transports are open: called over and over while
      * a call waits for the launcher or peers, so transports that need this
      * process's help to complete peers' operations get it (a peer may be

@@ -290,8 +290,9 @@ void ordo_boot_local_close(boot_local_t *l)
     free(l);
 }
 
-ordo_status_t ordo_boot_local_fd_put(boot_local_t *l, const char *key, int fd)
+ordo_status_t ordo_boot_local_fd_put(ordo_boot_t *b, const char *key, int fd)
 {
+    boot_local_t *l = b->local;
     if (strlen(key) >= ORDO_BOOT_KEY_MAX)
         return ORDO_ERR_INVALID_PARAM;
     fd_entry_t *e = calloc(1, sizeof(*e));
@@ -320,8 +321,9 @@ ordo_status_t ordo_boot_local_fd_put(boot_local_t *l, const char *key, int fd)
     return ORDO_OK;
 }
 
-ordo_status_t ordo_boot_local_fd_del(boot_local_t *l, const char *key)
+ordo_status_t ordo_boot_local_fd_del(ordo_boot_t *b, const char *key)
 {
+    boot_local_t *l = b->local;
     pthread_mutex_lock(&l->lock);
     fd_entry_t *e = NULL;
     for (fd_entry_t **pp = &l->entries; *pp; pp = &(*pp)->next)
@@ -419,9 +421,9 @@ out:
     return st;
 }
 
-ordo_status_t ordo_boot_local_fd_get(boot_local_t *l, int owner, const char *key, int *fd_p)
+ordo_status_t ordo_boot_local_fd_get(ordo_boot_t *b, int owner, const char *key, int *fd_p)
 {
-    ordo_boot_t *b = l->b;
+    boot_local_t *l = b->local;
     if (owner < 0 || owner >= b->size || strlen(key) >= ORDO_BOOT_KEY_MAX)
         return ORDO_ERR_INVALID_PARAM;
     if (owner == b->rank) {

@@ -20,8 +20,9 @@ typedef struct boot_local boot_local_t;
 ordo_status_t ordo_boot_local_open(ordo_boot_t *b, int timeout_s, boot_local_t **local_p);
 void          ordo_boot_local_close(boot_local_t *l);
 
-ordo_status_t ordo_boot_local_fd_put(boot_local_t *l, const char *key, int fd);
-ordo_status_t ordo_boot_local_fd_get(boot_local_t *l, int owner, const char *key, int *fd_p);
-ordo_status_t ordo_boot_local_fd_del(boot_local_t *l, const char *key);
+/* The fd_put / fd_get / fd_del ops of a back end that opened b->local. */
+ordo_status_t ordo_boot_local_fd_put(ordo_boot_t *b, const char *key, int fd);
+ordo_status_t ordo_boot_local_fd_get(ordo_boot_t *b, int owner, const char *key, int *fd_p);
+ordo_status_t ordo_boot_local_fd_del(ordo_boot_t *b, const char *key);
 
 #endif

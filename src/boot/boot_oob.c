@@ -16,8 +16,7 @@ typedef struct boot_oob {
     ordo_boot_t   super;
     ordo_oob_t    oob;
     int           timeout_ms;
-    boot_local_t *local;
-} boot_oob_t;
+    } boot_oob_t;
 
 static ordo_status_t oob_allgather(ordo_boot_t *b, const char *tag, const void *mine,
                                    size_t len, void *all)
@@ -62,33 +61,19 @@ static ordo_status_t oob_barrier(ordo_boot_t *b)
     return st;
 }
 
-static ordo_status_t oob_fd_put(ordo_boot_t *b, const char *key, int fd)
-{
-    return ordo_boot_local_fd_put(((boot_oob_t *)b)->local, key, fd);
-}
-
-static ordo_status_t oob_fd_get(ordo_boot_t *b, int owner, const char *key, int *fd_p)
-{
-    return ordo_boot_local_fd_get(((boot_oob_t *)b)->local, owner, key, fd_p);
-}
-
-static ordo_status_t oob_fd_del(ordo_boot_t *b, const char *key)
-{
-    return ordo_boot_local_fd_del(((boot_oob_t *)b)->local, key);
-}
-
 static void oob_fini(ordo_boot_t *b, int clean)
 {
     (void)clean;
     boot_oob_t *o = (boot_oob_t *)b;
-    ordo_boot_local_close(o->local);
+    ordo_boot_local_close(o->super.local);
     free(o);
 }
 
 static const ordo_boot_ops_t oob_ops = {
     .size = sizeof(ordo_boot_ops_t), .name = "caller",
     .allgather = oob_allgather, .barrier = oob_barrier,
-    .fd_put = oob_fd_put, .fd_get = oob_fd_get, .fd_del = oob_fd_del, .fini = oob_fini,
+    .fd_put = ordo_boot_local_fd_put, .fd_get = ordo_boot_local_fd_get,
+    .fd_del = ordo_boot_local_fd_del, .fini = oob_fini,
 };
 
 ordo_status_t ordo_boot_oob_open(const ordo_oob_t *oob, int timeout_s, ordo_boot_t **boot_p)
@@ -110,7 +95,7 @@ ordo_status_t ordo_boot_oob_open(const ordo_oob_t *oob, int timeout_s, ordo_boot
     o->super.size = oob->size;
     o->timeout_ms = timeout_s > 0 ? timeout_s * 1000 : -1;
     ordo_boot_describe_binding(o->super.binding, sizeof(o->super.binding));
-    ordo_status_t st = ordo_boot_local_open(&o->super, timeout_s, &o->local);
+    ordo_status_t st = ordo_boot_local_open(&o->super, timeout_s, &o->super.local);
     if (st != ORDO_OK) {
         free(o);
         return st;

@@ -38,8 +38,7 @@ typedef struct boot_pmi1 {
     char          kvs[256];
     size_t        keylen_max, vallen_max;
     unsigned      calls;                /* allgathers so far: name their keys */
-    boot_local_t *local;
-    char          in[PMI1_LINE_MAX];    /* bytes read, not yet consumed */
+        char          in[PMI1_LINE_MAX];    /* bytes read, not yet consumed */
     size_t        inlen;
     char          line[PMI1_LINE_MAX];  /* the last reply */
 } boot_pmi1_t;
@@ -224,25 +223,10 @@ static ordo_status_t p1_allgather(ordo_boot_t *b, const char *tag, const void *m
     return ORDO_OK;
 }
 
-static ordo_status_t p1_fd_put(ordo_boot_t *b, const char *key, int fd)
-{
-    return ordo_boot_local_fd_put(((boot_pmi1_t *)b)->local, key, fd);
-}
-
-static ordo_status_t p1_fd_get(ordo_boot_t *b, int owner, const char *key, int *fd_p)
-{
-    return ordo_boot_local_fd_get(((boot_pmi1_t *)b)->local, owner, key, fd_p);
-}
-
-static ordo_status_t p1_fd_del(ordo_boot_t *b, const char *key)
-{
-    return ordo_boot_local_fd_del(((boot_pmi1_t *)b)->local, key);
-}
-
 static void p1_fini(ordo_boot_t *b, int clean)
 {
     boot_pmi1_t *p = (boot_pmi1_t *)b;
-    ordo_boot_local_close(p->local);
+    ordo_boot_local_close(p->super.local);
     /* Hydra counts a rank that ends without finalize as failed; a rank that
      * failed says so by leaving it out. */
     if (clean && p->fd >= 0)
@@ -255,7 +239,8 @@ static void p1_fini(ordo_boot_t *b, int clean)
 static const ordo_boot_ops_t pmi1_ops = {
     .size = sizeof(ordo_boot_ops_t), .name = "pmi1",
     .allgather = p1_allgather, .barrier = p1_barrier,
-    .fd_put = p1_fd_put, .fd_get = p1_fd_get, .fd_del = p1_fd_del, .fini = p1_fini,
+    .fd_put = ordo_boot_local_fd_put, .fd_get = ordo_boot_local_fd_get,
+    .fd_del = ordo_boot_local_fd_del, .fini = p1_fini,
 };
 
 static int env_number(const char *name, long lo, long hi, long *v)
@@ -318,7 +303,7 @@ ordo_status_t ordo_boot_pmi1_open(int timeout_s, ordo_boot_t **boot_p)
         st = ORDO_ERR_BOOTSTRAP;
         goto fail;
     }
-    if ((st = ordo_boot_local_open(&p->super, timeout_s, &p->local)) != ORDO_OK)
+    if ((st = ordo_boot_local_open(&p->super, timeout_s, &p->super.local)) != ORDO_OK)
         goto fail;
     *boot_p = &p->super;
     return ORDO_OK;

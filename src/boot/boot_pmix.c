@@ -82,7 +82,6 @@ typedef struct boot_pmix {
     ordo_boot_t    super;
     pmix_proc_t    me;
     int            timeout_ms;
-    boot_local_t  *local;
     unsigned char *health;        /* written by PMIx's thread, read by waits */
     size_t         event_ref;
     int            event_registered;
@@ -228,26 +227,11 @@ static ordo_status_t px_allgather(ordo_boot_t *b, const char *tag, const void *m
     return ORDO_OK;
 }
 
-static ordo_status_t px_fd_put(ordo_boot_t *b, const char *key, int fd)
-{
-    return ordo_boot_local_fd_put(((boot_pmix_t *)b)->local, key, fd);
-}
-
-static ordo_status_t px_fd_get(ordo_boot_t *b, int owner, const char *key, int *fd_p)
-{
-    return ordo_boot_local_fd_get(((boot_pmix_t *)b)->local, owner, key, fd_p);
-}
-
-static ordo_status_t px_fd_del(ordo_boot_t *b, const char *key)
-{
-    return ordo_boot_local_fd_del(((boot_pmix_t *)b)->local, key);
-}
-
 static void px_fini(ordo_boot_t *b, int clean)
 {
     (void)clean;        /* PMIx learns a clean end from PMIx_Finalize */
     boot_pmix_t *p = (boot_pmix_t *)b;
-    ordo_boot_local_close(p->local);
+    ordo_boot_local_close(p->super.local);
     if (p->event_registered)
         px.deregister_event(p->event_ref, NULL, NULL);
     atomic_store(&events_to, NULL);
@@ -261,7 +245,8 @@ static void px_fini(ordo_boot_t *b, int clean)
 static const ordo_boot_ops_t pmix_ops = {
     .size = sizeof(ordo_boot_ops_t), .name = "pmix",
     .allgather = px_allgather, .barrier = px_barrier,
-    .fd_put = px_fd_put, .fd_get = px_fd_get, .fd_del = px_fd_del, .fini = px_fini,
+    .fd_put = ordo_boot_local_fd_put, .fd_get = ordo_boot_local_fd_get,
+    .fd_del = ordo_boot_local_fd_del, .fini = px_fini,
 };
 
 static ordo_status_t job_size(boot_pmix_t *p, int *size_p)
@@ -364,14 +349,14 @@ ordo_status_t ordo_boot_pmix_open(int timeout_s, ordo_boot_t **boot_p)
         ordo_warn("PMIx: no events about peers (%s): a dead peer is noticed only by "
                   "timeouts", pxerr(rc));
     }
-    if ((st = ordo_boot_local_open(&p->super, timeout_s, &p->local)) != ORDO_OK)
+    if ((st = ordo_boot_local_open(&p->super, timeout_s, &p->super.local)) != ORDO_OK)
         goto fail;
     check_local_peers(p);
     *boot_p = &p->super;
     return ORDO_OK;
 fail:
-    ordo_boot_local_close(p->local);
-    p->local = NULL;
+    ordo_boot_local_close(p->super.local);
+    p->super.local = NULL;
     px_fini(&p->super, 0);
     return st;
 }
