@@ -173,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--launcher", choices=LAUNCHERS, default="ordorun",
                    help="what starts ordo's programs: ordorun, Open MPI's mpirun (PMIx), "
                         "MPICH's mpiexec (PMI-1) or srun --mpi=pmix on a single-node Slurm "
-                        "started per launch (root); the MPIs always run under their own")
+                        "started per launch (root); the MPIs run under their own mpirun, "
+                        "or under srun with srun")
     r.add_argument("--timeout", type=_seconds,
                    help="seconds one program may run for one point before it and its ranks "
                         "are killed (default: 60 quick, 300 paper, 600 full)")

@@ -283,8 +283,9 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                       "return, and to the end of the first collective barrier; the "
                       "launcher's own start is outside",
                       "ordo runs under the launcher --launcher names (ordorun when unset); "
-                      "Open MPI always under its mpirun, MPICH under its mpiexec: compare "
-                      "ordo with the MPI that shares its launcher", OVERSUB)),
+                      "Open MPI under its mpirun, MPICH under its mpiexec, both under srun "
+                      "with --launcher srun: compare ordo with the MPI that shares its "
+                      "launcher", OVERSUB)),
     Experiment("loggp", "LogGP fit (L, o, g, G) from latency, rate, overlap and bandwidth",
                "LogGP model (Alexandrov et al.), per paradigm and library",
                (_LATENCY, _BW, _MSGRATE, _OVERLAP, _PUT_LATENCY, _PUT_RATE, _PUT_BW),

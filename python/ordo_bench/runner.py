@@ -253,21 +253,36 @@ def _mpich_binding(np: int, cores: int) -> str:
     return "user:" + ",".join(map(str, where))
 
 
+# How srun starts each MPI: Open MPI through PMIx, MPICH (Hydra's PMI
+# client) through Slurm's PMI-2
+SRUN_MPI = {"openmpi": "pmix", "mpich": "pmi2"}
+
+
 def run_mpi(impl: str, program: str, *args: str, np: int = 2, env: dict | None = None,
-            timeout: float = DEFAULT_TIMEOUT, nodes: int = 1) -> list[dict]:
-    """Run bin/<program>.<impl> under mpirun.<impl>; return its validated
-    records, each with the exact command that launched it.  With nodes > 1
-    the MPI is forced onto its TCP path (NETWORK_ENV), as ordo is onto its
-    network transport."""
+            timeout: float = DEFAULT_TIMEOUT, nodes: int = 1,
+            launcher: str | None = None) -> list[dict]:
+    """Run bin/<program>.<impl> under mpirun.<impl> (or, with launcher
+    "srun", under srun like ordo); return its validated records, each with
+    the exact command that launched it.  With nodes > 1 the MPI is forced
+    onto its TCP path (NETWORK_ENV), as ordo is onto its network
+    transport."""
     name = f"{program}.{impl}"
     transport = None
     if nodes > 1:
         env = {**(env or {}), **NETWORK_ENV.get(impl, {})}
         transport = NETWORK_TRANSPORT.get(impl)
-    res = launch(mpi_command(impl, program, *args, np=np), env, timeout, name)
+    if launcher == "srun":
+        exe = build_dir() / "bin" / name
+        cmd = ordo_command(program, launcher="srun", np=np)[:-1]   # slurm.sh srun ... -n np
+        cmd = [c if c != "--mpi=pmix" else f"--mpi={SRUN_MPI.get(impl, 'pmix')}" for c in cmd]
+        cmd += [str(exe), *args]
+    else:
+        launcher = MPI_LAUNCHER.get(impl, "mpirun")
+        cmd = mpi_command(impl, program, *args, np=np)
+    res = launch(cmd, env, timeout, name)
     recs = _records(res, name, nodes, transport)
     for r in recs:
-        r["env"]["launcher"] = MPI_LAUNCHER.get(impl, "mpirun")
+        r["env"]["launcher"] = launcher
     return recs
 
 

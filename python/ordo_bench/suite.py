@@ -130,7 +130,8 @@ def _launch_once(step: Step, suite: str, narrow: Narrowing, timeout: float) -> l
         return run_ordo(job.program, *args, np=np, env=dict(job.env), timeout=timeout,
                         nodes=narrow.nodes, launcher=narrow.launcher)
     return run_mpi(step.impl, job.program, *args, np=np, env=dict(job.mpi_env),
-                   timeout=timeout, nodes=narrow.nodes)
+                   timeout=timeout, nodes=narrow.nodes,
+                   launcher="srun" if narrow.launcher == "srun" else None)
 
 
 def _merge(step: Step, batches: list[list[dict]], narrow: Narrowing) -> list[dict]:
