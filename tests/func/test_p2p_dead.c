@@ -8,6 +8,7 @@
  * a start), well before ORDO_EPOCH_TIMEOUT. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,24 @@ int main(void)
     char *payload = calloc(1, 1 << 20);
     CHECK_STATUS(ordo_send_nb(NULL, payload, 1 << 20, 1, 2, &big), ORDO_INPROGRESS);
     REQUIRE_OK(ordo_barrier());
+    /* Wait until rank 1 is really stopped: between its barrier and its
+     * SIGSTOP its progress thread could still serve (and acknowledge) the
+     * puts below. */
+    int stopped = 0;
+    for (int i = 0; i < 10000 && !stopped; i++) {
+        char path[64], stat[512];
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+        FILE *f = fopen(path, "r");
+        size_t n = f ? fread(stat, 1, sizeof(stat) - 1, f) : 0;
+        if (f)
+            fclose(f);
+        stat[n] = 0;
+        const char *close_paren = strrchr(stat, ')');
+        stopped = close_paren && close_paren[1] == ' ' && close_paren[2] == 'T';
+        if (!stopped)
+            nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    CHECK(stopped);
     /* one-sided towards a rank that stopped, then dies */
     static uint64_t vals[200];
     uint64_t add = 1;
