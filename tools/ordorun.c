@@ -500,12 +500,8 @@ static pid_t start_rank(int rank, int child_sock, hwloc_topology_t topo, int nun
         setenv("ORDO_OFI_DOMAIN", "eth0", 0);   /* the group's link, not its loopback */
     }
     setenv(ORDO_ENV_BINDING, binding, 1);
-    for (int i = 0; i < job.n_env_set; i++) {
-        const char *eq = strchr(job.env_set[i], '=');
-        char name[256];
-        snprintf(name, sizeof(name), "%.*s", (int)(eq - job.env_set[i]), job.env_set[i]);
-        setenv(name, eq + 1, 1);
-    }
+    for (int i = 0; i < job.n_env_set; i++)
+        putenv(job.env_set[i]);     /* "NAME=VALUE" from argv, which outlives the exec */
     if (job.tag_output)
         ordorun_tag_child(rank);
     if (obj && hwloc_set_cpubind(topo, obj->cpuset, HWLOC_CPUBIND_PROCESS) < 0)

@@ -176,11 +176,16 @@ def ordo_command(program: str, *args: str, np: int = 2, nodes: int = 1,
     if launcher == "mpiexec":
         return mpi_command("mpich", program, *args, np=np, exe=exe)
     if launcher == "srun":
-        if shutil.which("srun") is None:
-            raise BenchError("--launcher srun: Slurm is not installed (apt-get install "
-                             "slurm-wlm munge)")
-        return [str(SLURM_SH), "srun", "--mpi=pmix", "-n", str(np), *exe]
+        return srun_command(np, "pmix", exe)
     raise BenchError(f"unknown launcher '{launcher}' (one of {', '.join(LAUNCHERS)})")
+
+
+def srun_command(np: int, mpi: str, exe: list[str]) -> list[str]:
+    """exe under srun --mpi=<mpi> on a single-node Slurm started for it."""
+    if shutil.which("srun") is None:
+        raise BenchError("--launcher srun: Slurm is not installed (apt-get install "
+                         "slurm-wlm munge)")
+    return [str(SLURM_SH), "srun", f"--mpi={mpi}", "-n", str(np), *exe]
 
 
 def run_ordo(program: str, *args: str, np: int = 2, env: dict | None = None,
@@ -272,10 +277,8 @@ def run_mpi(impl: str, program: str, *args: str, np: int = 2, env: dict | None =
         env = {**(env or {}), **NETWORK_ENV.get(impl, {})}
         transport = NETWORK_TRANSPORT.get(impl)
     if launcher == "srun":
-        exe = build_dir() / "bin" / name
-        cmd = ordo_command(program, launcher="srun", np=np)[:-1]   # slurm.sh srun ... -n np
-        cmd = [c if c != "--mpi=pmix" else f"--mpi={SRUN_MPI.get(impl, 'pmix')}" for c in cmd]
-        cmd += [str(exe), *args]
+        cmd = srun_command(np, SRUN_MPI.get(impl, "pmix"), [str(build_dir() / "bin" / name),
+                                                             *args])
     else:
         launcher = MPI_LAUNCHER.get(impl, "mpirun")
         cmd = mpi_command(impl, program, *args, np=np)

@@ -16,7 +16,7 @@
 #include "boot_proto.h"
 #include "../base/log.h"
 
-static int env_int(const char *name, int *v)
+int ordo_boot_env_int(const char *name, int *v)
 {
     const char *s = getenv(name);
     if (s == NULL)
@@ -45,18 +45,16 @@ long long ordo_boot_now_ms(void)
 
 void ordo_boot_idle(ordo_boot_t *b, unsigned spins)
 {
-    if (b->while_waiting)
-        b->while_waiting(b->while_waiting_arg);
-    if (spins % 64 == 63 || b->while_waiting == NULL) {
+    if (b->while_waiting == NULL) {
         /* nothing to drive: a short sleep, not a spin, while the launcher
          * or a peer takes its time */
-        if (b->while_waiting == NULL) {
-            struct timespec ts = {0, 200 * 1000};
-            nanosleep(&ts, NULL);
-        } else {
-            sched_yield();
-        }
+        struct timespec ts = {0, 200 * 1000};
+        nanosleep(&ts, NULL);
+        return;
     }
+    b->while_waiting(b->while_waiting_arg);
+    if (spins % 64 == 63)
+        sched_yield();
 }
 
 void ordo_boot_describe_binding(char *out, size_t cap)
@@ -88,27 +86,42 @@ void ordo_boot_describe_binding(char *out, size_t cap)
 static ordo_status_t learn_nodes(ordo_boot_t *b)
 {
     int k = 1;
-    int have = env_int(ORDO_ENV_NODES, &k);
+    int have = ordo_boot_env_int(ORDO_ENV_NODES, &k);
     if (have < 0 || k < 1 || k > b->size) {
         ordo_error("%s=\"%s\" is not valid: a group count from 1 to the job size %d",
                    ORDO_ENV_NODES, getenv(ORDO_ENV_NODES), b->size);
         return ORDO_ERR_BOOTSTRAP;
     }
+    int machines = 1;
+    for (int r = 0; b->machine_of && r < b->size; r++)
+        if (b->machine_of[r] >= machines)
+            machines = b->machine_of[r] + 1;
     int *node_of = malloc((size_t)b->size * sizeof(int));
-    if (node_of == NULL)
+    /* per machine: the group its last node belongs to, and that node */
+    int *group_at = malloc((size_t)machines * sizeof(int));
+    int *node_at = malloc((size_t)machines * sizeof(int));
+    if (node_of == NULL || group_at == NULL || node_at == NULL) {
+        free(node_of);
+        free(group_at);
+        free(node_at);
         return ORDO_ERR_NO_MEMORY;
+    }
+    for (int m = 0; m < machines; m++)
+        group_at[m] = -1;
+    /* groups grow with the rank, so a (group, machine) pair seen before is
+     * the current group's */
     int nodes = 0;
     for (int r = 0; r < b->size; r++) {
         int group = (int)((long long)r * k / b->size);
         int machine = b->machine_of ? b->machine_of[r] : 0;
-        node_of[r] = -1;
-        for (int q = 0; q < r && node_of[r] < 0; q++)
-            if ((int)((long long)q * k / b->size) == group &&
-                (b->machine_of ? b->machine_of[q] : 0) == machine)
-                node_of[r] = node_of[q];
-        if (node_of[r] < 0)
-            node_of[r] = nodes++;
+        if (group_at[machine] != group) {
+            group_at[machine] = group;
+            node_at[machine] = nodes++;
+        }
+        node_of[r] = node_at[machine];
     }
+    free(group_at);
+    free(node_at);
     b->node_of = node_of;
     b->nnodes = nodes;
     b->node = node_of[b->rank];
@@ -145,7 +158,7 @@ ordo_status_t ordo_boot_open(int timeout_s, const ordo_oob_t *oob, ordo_boot_t *
 static int env_above_one(const char *name)
 {
     int v = 0;
-    return env_int(name, &v) == 1 && v > 1;
+    return ordo_boot_env_int(name, &v) == 1 && v > 1;
 }
 
 /* A launcher's environment that no back end here can join: its name and
@@ -200,10 +213,10 @@ void ordo_boot_which(char *out, size_t cap)
 static ordo_status_t open_backend(int timeout_s, ordo_boot_t **boot_p)
 {
     int fd, rank, size;
-    int have_fd = env_int(ORDO_ENV_BOOT_FD, &fd);
+    int have_fd = ordo_boot_env_int(ORDO_ENV_BOOT_FD, &fd);
     if (have_fd != 0) {
-        if (have_fd < 0 || env_int(ORDO_ENV_RANK, &rank) != 1 ||
-            env_int(ORDO_ENV_SIZE, &size) != 1 || size < 1 || rank >= size) {
+        if (have_fd < 0 || ordo_boot_env_int(ORDO_ENV_RANK, &rank) != 1 ||
+            ordo_boot_env_int(ORDO_ENV_SIZE, &size) != 1 || size < 1 || rank >= size) {
             ordo_error("malformed launcher environment (%s, %s, %s)", ORDO_ENV_BOOT_FD,
                        ORDO_ENV_RANK, ORDO_ENV_SIZE);
             return ORDO_ERR_BOOTSTRAP;

@@ -82,6 +82,9 @@ void          ordo_boot_close(ordo_boot_t *b, int clean);
 ordo_status_t ordo_boot_allgather(ordo_boot_t *b, const char *tag, const void *mine,
                                   size_t len, void *all);
 
+/* A launcher's number: 1 with *v set (0 .. 2^24), 0 if name is unset, -1 if
+ * it is not such a number. */
+int           ordo_boot_env_int(const char *name, int *v);
 /* Milliseconds of CLOCK_MONOTONIC: the back ends' deadlines. */
 long long     ordo_boot_now_ms(void);
 /* What the back ends' waits call between polls: the transports' progress

@@ -52,7 +52,8 @@ struct boot_local {
     fd_entry_t     *entries;
 };
 
-/* Replies of the service. */
+/* The service answers with a boot_proto.h header: its status says whether
+ * the descriptor came with it. */
 enum { REPLY_FOUND = 0, REPLY_NOT_YET = 1 };
 /* ask(): no descriptor yet, ask again (not a status a caller ever sees). */
 #define ASK_AGAIN ((ordo_status_t)1)
@@ -126,25 +127,10 @@ static void serve_one(boot_local_t *l, int c)
     } while (n < 0 && errno == EINTR);
     if (n <= 0 || memchr(key, 0, (size_t)n) == NULL)
         return;
-    int32_t reply = REPLY_NOT_YET;
-    union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } ctl;
-    struct iovec iov = {&reply, sizeof(reply)};
-    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
     pthread_mutex_lock(&l->lock);         /* the entry cannot be deleted meanwhile */
     fd_entry_t *e = find(l, key);
-    if (e) {
-        reply = REPLY_FOUND;
-        memset(&ctl, 0, sizeof(ctl));
-        mh.msg_control = ctl.b;
-        mh.msg_controllen = sizeof(ctl.b);
-        struct cmsghdr *h = CMSG_FIRSTHDR(&mh);
-        h->cmsg_level = SOL_SOCKET;
-        h->cmsg_type = SCM_RIGHTS;
-        h->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(h), &e->fd, sizeof(int));
-    }
-    while (sendmsg(c, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
-        ;
+    ordo_boot_msg_t reply = {.type = ORDO_BOOT_REPLY, .status = e ? REPLY_FOUND : REPLY_NOT_YET};
+    ordo_boot_send(c, &reply, NULL, NULL, e ? e->fd : -1);
     pthread_mutex_unlock(&l->lock);
 }
 
@@ -224,18 +210,26 @@ ordo_status_t ordo_boot_local_open(ordo_boot_t *b, int timeout_s, boot_local_t *
         goto fail;
     if ((st = ordo_boot_allgather(b, "ordo.boot.local", &mine, sizeof(mine), l->cards)) != ORDO_OK)
         goto fail;
+    /* machines numbered in the order their first rank appears; first[m] is
+     * machine m's first rank */
+    int *first = malloc((size_t)b->size * sizeof(int));
+    if (first == NULL) {
+        st = ORDO_ERR_NO_MEMORY;
+        goto fail;
+    }
     int machines = 0;
     for (int r = 0; r < b->size; r++) {
         local_card_t *c = &l->cards[r];
         c->machine[sizeof(c->machine) - 1] = 0;   /* read from other processes */
         c->sock[sizeof(c->sock) - 1] = 0;
-        l->machine_of[r] = -1;
-        for (int q = 0; q < r && l->machine_of[r] < 0; q++)
-            if (strcmp(l->cards[q].machine, c->machine) == 0)
-                l->machine_of[r] = l->machine_of[q];
-        if (l->machine_of[r] < 0)
-            l->machine_of[r] = machines++;
+        int m = 0;
+        while (m < machines && strcmp(l->cards[first[m]].machine, c->machine) != 0)
+            m++;
+        if (m == machines)
+            first[machines++] = r;
+        l->machine_of[r] = m;
     }
+    free(first);
     l->stop_fd = eventfd(0, EFD_CLOEXEC);
     if (l->stop_fd < 0) {
         ordo_error("descriptor service: eventfd: %s", strerror(errno));
@@ -396,7 +390,7 @@ static ordo_status_t ask(boot_local_t *l, int owner, const char *key, long long 
             goto out;
         ordo_boot_idle(l->b, spins);
     }
-    int32_t reply = -1;
+    ordo_boot_msg_t reply;
     union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } ctl;
     struct iovec iov = {&reply, sizeof(reply)};
     struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
@@ -408,7 +402,8 @@ static ordo_status_t ask(boot_local_t *l, int owner, const char *key, long long 
             if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS &&
                 h->cmsg_len == CMSG_LEN(sizeof(int)))
                 memcpy(&fd, CMSG_DATA(h), sizeof(int));
-    if (n == (ssize_t)sizeof(reply) && reply == REPLY_FOUND && fd >= 0) {
+    if (n == (ssize_t)sizeof(reply) && reply.type == ORDO_BOOT_REPLY &&
+        reply.status == REPLY_FOUND && fd >= 0) {
         *fd_p = fd;
         st = ORDO_OK;
     } else if (fd >= 0) {

@@ -4,13 +4,11 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "boot.h"
@@ -42,13 +40,6 @@ static ordo_status_t send_msg(boot_ordorun_t *b, uint32_t type, const char *key,
     return ORDO_OK;
 }
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Wait for the reply to become readable: blocking in poll, or, when the
  * transports need driving meanwhile, polling and driving them in turn,
  * giving the core away now and then (a sleep here would delay every peer
@@ -63,16 +54,14 @@ static int wait_readable(boot_ordorun_t *b)
         } while (r < 0 && errno == EINTR);
         return r;
     }
-    int64_t deadline = b->timeout_ms < 0 ? -1 : now_ms() + b->timeout_ms;
+    long long deadline = b->timeout_ms < 0 ? -1 : ordo_boot_now_ms() + b->timeout_ms;
     for (unsigned spins = 0;; spins++) {
         r = poll(&p, 1, 0);
         if (r > 0 || (r < 0 && errno != EINTR))
             return r;
-        if (deadline >= 0 && now_ms() >= deadline)
+        if (deadline >= 0 && ordo_boot_now_ms() >= deadline)
             return 0;
-        b->super.while_waiting(b->super.while_waiting_arg);
-        if (spins % 64 == 63)
-            sched_yield();
+        ordo_boot_idle(&b->super, spins);
     }
 }
 

@@ -243,29 +243,18 @@ static const ordo_boot_ops_t pmi1_ops = {
     .fd_del = ordo_boot_local_fd_del, .fini = p1_fini,
 };
 
-static int env_number(const char *name, long lo, long hi, long *v)
-{
-    const char *s = getenv(name);
-    char *end;
-    if (s == NULL)
-        return 0;
-    errno = 0;
-    *v = strtol(s, &end, 10);
-    return end != s && !*end && !errno && *v >= lo && *v <= hi;
-}
-
 ordo_status_t ordo_boot_pmi1_open(int timeout_s, ordo_boot_t **boot_p)
 {
-    long fd, rank, size;
-    if (!env_number("PMI_FD", 0, 1 << 20, &fd) || !env_number("PMI_SIZE", 1, 1 << 24, &size) ||
-        !env_number("PMI_RANK", 0, size - 1, &rank)) {
+    int fd, rank, size;
+    if (ordo_boot_env_int("PMI_FD", &fd) != 1 || ordo_boot_env_int("PMI_SIZE", &size) != 1 ||
+        ordo_boot_env_int("PMI_RANK", &rank) != 1 || size < 1 || rank >= size) {
         ordo_error("started by a PMI-1 launcher, but PMI_FD=%s PMI_RANK=%s PMI_SIZE=%s do not "
                    "describe a rank of a job", getenv("PMI_FD"), getenv("PMI_RANK"),
                    getenv("PMI_SIZE"));
         return ORDO_ERR_BOOTSTRAP;
     }
-    if (fcntl((int)fd, F_GETFD) < 0) {
-        ordo_error("PMI_FD=%ld is not an open descriptor: was this process started by "
+    if (fcntl(fd, F_GETFD) < 0) {
+        ordo_error("PMI_FD=%d is not an open descriptor: was this process started by "
                    "mpiexec?", fd);
         return ORDO_ERR_BOOTSTRAP;
     }
@@ -273,9 +262,9 @@ ordo_status_t ordo_boot_pmi1_open(int timeout_s, ordo_boot_t **boot_p)
     if (p == NULL)
         return ORDO_ERR_NO_MEMORY;
     p->super.ops = &pmi1_ops;
-    p->super.rank = (int)rank;
-    p->super.size = (int)size;
-    p->fd = (int)fd;
+    p->super.rank = rank;
+    p->super.size = size;
+    p->fd = fd;
     p->timeout_ms = timeout_s > 0 ? timeout_s * 1000 : -1;
     ordo_boot_describe_binding(p->super.binding, sizeof(p->super.binding));
     fcntl(p->fd, F_SETFD, FD_CLOEXEC);      /* not for the programs this one starts */
@@ -308,7 +297,7 @@ ordo_status_t ordo_boot_pmi1_open(int timeout_s, ordo_boot_t **boot_p)
     *boot_p = &p->super;
     return ORDO_OK;
 fail:
-    ordo_error("could not join MPICH's Hydra through PMI-1 (PMI_FD=%ld, rank %ld of %ld)", fd,
+    ordo_error("could not join MPICH's Hydra through PMI-1 (PMI_FD=%d, rank %d of %d)", fd,
                rank, size);
     close(p->fd);
     p->fd = -1;

@@ -1,5 +1,5 @@
-/* Bootstrap for a process started without a launcher: rank 0 of 1.  Keys
- * and descriptors live in this process. */
+/* Bootstrap for a process started without a launcher: rank 0 of 1.  Its
+ * descriptors live in this process. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdlib.h>
@@ -13,9 +13,7 @@
 typedef struct single_entry {
     struct single_entry *next;
     char   key[ORDO_BOOT_KEY_MAX];
-    int    fd;         /* -1 for a value entry */
-    size_t len;
-    char   val[];
+    int    fd;
 } single_entry_t;
 
 typedef struct boot_single {
@@ -23,29 +21,12 @@ typedef struct boot_single {
     single_entry_t *entries;
 } boot_single_t;
 
-static single_entry_t *find(boot_single_t *b, const char *key, int want_fd)
+static single_entry_t *find(boot_single_t *b, const char *key)
 {
     for (single_entry_t *e = b->entries; e; e = e->next)
-        if ((e->fd >= 0) == want_fd && strcmp(e->key, key) == 0)
+        if (strcmp(e->key, key) == 0)
             return e;
     return NULL;
-}
-
-static ordo_status_t add(boot_single_t *b, const char *key, const void *val, size_t len, int fd)
-{
-    if (strlen(key) >= ORDO_BOOT_KEY_MAX || len > ORDO_BOOT_VALUE_MAX)
-        return ORDO_ERR_INVALID_PARAM;
-    single_entry_t *e = calloc(1, sizeof(*e) + len);
-    if (e == NULL)
-        return ORDO_ERR_NO_MEMORY;
-    strcpy(e->key, key);
-    e->fd = fd;
-    e->len = len;
-    if (len)
-        memcpy(e->val, val, len);
-    e->next = b->entries;
-    b->entries = e;
-    return ORDO_OK;
 }
 
 static ordo_status_t s_allgather(ordo_boot_t *base, const char *tag, const void *mine,
@@ -66,19 +47,27 @@ static ordo_status_t s_barrier(ordo_boot_t *base)
 
 static ordo_status_t s_fd_put(ordo_boot_t *base, const char *key, int fd)
 {
-    int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-    if (dup < 0)
+    boot_single_t *b = (boot_single_t *)base;
+    if (strlen(key) >= ORDO_BOOT_KEY_MAX)
+        return ORDO_ERR_INVALID_PARAM;
+    single_entry_t *e = calloc(1, sizeof(*e));
+    if (e == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    e->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (e->fd < 0) {
+        free(e);
         return ORDO_ERR_IO;
-    ordo_status_t st = add((boot_single_t *)base, key, NULL, 0, dup);
-    if (st != ORDO_OK)
-        close(dup);
-    return st;
+    }
+    strcpy(e->key, key);
+    e->next = b->entries;
+    b->entries = e;
+    return ORDO_OK;
 }
 
 static ordo_status_t s_fd_get(ordo_boot_t *base, int owner, const char *key, int *fd_p)
 {
     (void)owner;
-    single_entry_t *e = find((boot_single_t *)base, key, 1);
+    single_entry_t *e = find((boot_single_t *)base, key);
     if (e == NULL) {
         ordo_error("bootstrap descriptor '%s' was never published", key);
         return ORDO_ERR_BOOTSTRAP;
@@ -95,7 +84,7 @@ static ordo_status_t s_fd_del(ordo_boot_t *base, const char *key)
     boot_single_t *b = (boot_single_t *)base;
     for (single_entry_t **pp = &b->entries; *pp; pp = &(*pp)->next) {
         single_entry_t *e = *pp;
-        if (e->fd >= 0 && strcmp(e->key, key) == 0) {
+        if (strcmp(e->key, key) == 0) {
             *pp = e->next;
             close(e->fd);
             free(e);
@@ -112,8 +101,7 @@ static void s_fini(ordo_boot_t *base, int clean)
     while (b->entries) {
         single_entry_t *e = b->entries;
         b->entries = e->next;
-        if (e->fd >= 0)
-            close(e->fd);
+        close(e->fd);
         free(e);
     }
     free(b);
