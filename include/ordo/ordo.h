@@ -165,7 +165,12 @@ ORDO_API ordo_status_t ordo_region_alloc(size_t size, unsigned flags,
  * (process_vm_readv/writev); where the kernel refuses that, or with
  * ORDO_REGION_CREATE_MAPPED, the pages are moved into shared memory (their
  * content is kept) and moved back at ordo_region_free.  The memory must
- * stay valid until the region is freed. */
+ * stay valid until the region is freed.  Moving in copies whole pages,
+ * including memory around the region on its first and last page: while
+ * ordo_region_create runs, no other thread of the program may write that
+ * memory (ordo's own threads are paused for it).  Page-aligned memory, or
+ * ordo_region_alloc, has no such neighbours.  Moving back at free is
+ * atomic: other threads may go on using the neighbours. */
 ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flags,
                                           ordo_region_h *region_p);
 

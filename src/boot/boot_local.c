@@ -24,6 +24,7 @@
 
 #include "boot_proto.h"
 #include "../base/log.h"
+#include "../base/quiesce.h"
 
 /* What each rank tells the others about itself. */
 typedef struct local_card {
@@ -158,7 +159,9 @@ static void *serve(void *arg)
             }
             continue;
         }
+        ordo_quiesce_work_begin();
         serve_one(l, c);
+        ordo_quiesce_work_end();
         close(c);
     }
 }

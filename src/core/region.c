@@ -12,12 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "core.h"
 #include "../base/config.h"
 #include "../base/log.h"
+#include "../base/quiesce.h"
 
 typedef struct tl_record {
     uint32_t len;
@@ -157,11 +159,21 @@ static ordo_status_t map_user_pages(struct ordo_region *r)
         close(fd);
         return os_error("mapping shared memory for user pages");
     }
+    /* A write between the copy and the switch would be lost.  ordo's own
+     * threads touch heap objects that may share the edge pages: they wait.
+     * The program's other threads may too: the edge pages are copied again
+     * last, so their window is two pages' copy and one system call. */
+    ordo_quiesce_pause();
     copy_pages(tmp, (void *)start, len);
-    munmap(tmp, len);
+    copy_pages(tmp, (void *)start, pg);
+    copy_pages((char *)tmp + len - pg, (void *)(end - pg), pg);
     void *m = mmap((void *)start, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+    int e = errno;
+    ordo_quiesce_resume();
+    munmap(tmp, len);
     if (m == MAP_FAILED) {
         close(fd);
+        errno = e;
         return os_error("mapping shared memory over user pages");
     }
     r->memfd = fd;
@@ -171,27 +183,41 @@ static ordo_status_t map_user_pages(struct ordo_region *r)
     return ORDO_OK;
 }
 
-/* Copy-out: private pages again, with the shared pages' last content.  The
- * pages may hold heap objects, this region's own record among them: read
- * everything needed before the pages are replaced. */
+/* Force a private copy of every page of a private file mapping (the
+ * copy-on-write a first write would make), without changing a byte: an
+ * atomic add of zero cannot lose a concurrent write. */
+__attribute__((no_sanitize("address", "undefined", "thread")))
+static void touch_pages_for_write(void *base, size_t len)
+{
+    if (madvise(base, len, MADV_POPULATE_WRITE) == 0)
+        return;
+    for (size_t off = 0; off < len; off += page_size())     /* kernel before 5.14 */
+        __atomic_fetch_add((uint64_t *)((char *)base + off), 0, __ATOMIC_RELAXED);
+}
+
+/* Copy-out: private pages again, with the shared pages' last content.
+ * Replacing the shared mapping by a private mapping of the same memfd is one
+ * atomic step: every thread sees the same bytes before and after, and no
+ * write is lost (the pages may hold heap objects other threads use, this
+ * region's own record among them).  The pages are then copied privately and
+ * the memfd's own emptied, so a peer's late write cannot show through and
+ * the memory is not held twice. */
 static void unmap_user_pages(struct ordo_region *r)
 {
     void *base = r->map_base;
     size_t len = r->map_len;
     int fd = r->memfd;
-    void *tmp = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-    void *m = tmp == MAP_FAILED ? MAP_FAILED
-                                : mmap(base, len, PROT_READ | PROT_WRITE,
-                                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    void *m = mmap(base, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0);
     if (m == MAP_FAILED) {
         /* the shared pages stay in place: the content is intact, only shared */
         ordo_error("region over %p: restoring private user pages failed: %s", base,
                    strerror(errno));
-    } else {
-        copy_pages(base, tmp, len);
+        return;
     }
-    if (tmp != MAP_FAILED)
-        munmap(tmp, len);
+    touch_pages_for_write(base, len);
+    if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, (off_t)len) != 0)
+        ordo_debug("region over %p: releasing the shared copy: %s (it is released with the "
+                   "mapping)", base, strerror(errno));
 }
 
 static struct ordo_region *region_new(void *addr, size_t size)

@@ -1,6 +1,11 @@
 /* Data verification: random sizes (0 B - 8 MiB), offsets and seeds over
  * every path (PIO, engine, single copy, mapped user pages), blocking and
- * non-blocking, checksummed at the target.  Args: [seed] [iterations] */
+ * non-blocking, checksummed at the target; and a thread writing memory that
+ * shares pages with mapped regions while they move.  Args: [seed] [iterations] */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +77,68 @@ static void round_trip(ordo_region_h r, char *local, size_t region, const char *
     free(shots);
 }
 
+/* A program thread that increments a heap word while it is told to run. */
+enum { NB_IDLE, NB_GO, NB_RUNNING, NB_STOP, NB_STOPPED, NB_EXIT };
+typedef struct {
+    _Atomic uint64_t *word;
+    atomic_int phase;
+    uint64_t done;
+} neighbour_t;
+
+static void *neighbour_main(void *arg)
+{
+    neighbour_t *nb = arg;
+    for (;;) {
+        int ph = atomic_load(&nb->phase);
+        if (ph == NB_EXIT)
+            return NULL;
+        if (ph == NB_GO) {
+            atomic_store(&nb->phase, NB_RUNNING);
+            while (atomic_load(&nb->phase) == NB_RUNNING) {
+                atomic_fetch_add(nb->word, 1);
+                nb->done++;
+            }
+            atomic_store(&nb->phase, NB_STOPPED);
+        } else {
+            sched_yield();
+        }
+    }
+}
+
+static void neighbour_set(neighbour_t *nb, int ask, int wait_for)
+{
+    atomic_store(&nb->phase, ask);
+    while (atomic_load(&nb->phase) != wait_for)
+        ;
+}
+
+/* Freeing a mapped region moves its pages back to private memory, pages a
+ * word of another thread's shares: not one of that thread's writes may be
+ * lost, nor may it ever read anything but its own last value. */
+static void neighbour_writes_survive_free(void)
+{
+    /* the word lies after the region, on its last page: the last to move */
+    const size_t len = 16u << 20, total = len + 2 * 4096;
+    char *block = aligned_alloc(4096, total);
+    memset(block, 0, total);
+    neighbour_t nb = {.word = (_Atomic uint64_t *)(block + 64 + len + 8), .phase = NB_IDLE};
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, neighbour_main, &nb) == 0);
+    for (int round = 0; round < 10; round++) {
+        ordo_region_h r;
+        /* the thread is idle while the pages move in */
+        REQUIRE_OK(ordo_region_create(block + 64, len, ORDO_REGION_CREATE_MAPPED, &r));
+        neighbour_set(&nb, NB_GO, NB_RUNNING);
+        CHECK_OK(ordo_region_free(r));
+        neighbour_set(&nb, NB_STOP, NB_STOPPED);
+        atomic_store(&nb.phase, NB_IDLE);
+    }
+    atomic_store(&nb.phase, NB_EXIT);
+    pthread_join(t, NULL);
+    CHECK(atomic_load(nb.word) == nb.done);
+    free(block);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 12345;
@@ -105,6 +172,7 @@ int main(int argc, char **argv)
     CHECK_OK(ordo_region_free(r));
     CHECK(user[5] == 42);   /* copy-out kept the last content */
     free(user);
+    neighbour_writes_survive_free();
 
     /* Every rank reads every other rank's part, round after round: with a
      * small attach cache peers' mappings are evicted and attached again. */

@@ -29,6 +29,7 @@
 #include "../../base/compiler.h"
 #include "../../base/config.h"
 #include "../../base/log.h"
+#include "../../base/quiesce.h"
 #include "../../base/timer.h"
 
 /* How long the program may leave the transport alone before the helper
@@ -107,11 +108,15 @@ static void *helper(void *arg)
     for (;;) {
         uint64_t idle = ordo_time_ns() - atomic_load_explicit(&o->last_active_ns,
                                                                memory_order_relaxed);
-        if (idle >= HELPER_IDLE_NS && pthread_mutex_trylock(&o->lock) == 0) {
-            ofi_work(o);
-            if (o->nparked > o->nrx / 2)
-                ofi_am_spill(o);   /* keep buffers posted for atomics it serves */
-            pthread_mutex_unlock(&o->lock);
+        if (idle >= HELPER_IDLE_NS) {
+            ordo_quiesce_work_begin();
+            if (pthread_mutex_trylock(&o->lock) == 0) {
+                ofi_work(o);
+                if (o->nparked > o->nrx / 2)
+                    ofi_am_spill(o);   /* keep buffers posted for atomics it serves */
+                pthread_mutex_unlock(&o->lock);
+            }
+            ordo_quiesce_work_end();
         }
         /* while the program drives, look rarely: each wake-up takes a core
          * from a rank that may be spinning on it */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../../base/log.h"
+#include "../../base/quiesce.h"
 
 static void copy_chunk(ordo_engine_job_t *job, uint32_t i)
 {
@@ -71,7 +72,9 @@ static void *engine_main(void *arg)
         uint32_t i;
         ordo_engine_job_t *job = claim(pool, &i);
         pthread_mutex_unlock(&pool->lock);
+        ordo_quiesce_work_begin();
         copy_chunk(job, i);
+        ordo_quiesce_work_end();
         pthread_mutex_lock(&pool->lock);
     }
     pthread_mutex_unlock(&pool->lock);
