@@ -647,6 +647,10 @@ typedef struct ordo_stats {
     uint64_t puts_batched;              /* short puts gathered into batches (one message
                                            per peer and lane, ORDO_OFI_PUT_BATCH) */
     uint64_t put_batches;               /* those batches sent */
+    uint64_t msgs_bundled;              /* short messages (sends, protocol messages)
+                                           gathered into bundles (one message per peer
+                                           and lane, ORDO_OFI_MSG_BUNDLE) */
+    uint64_t msg_bundles;               /* those bundles sent */
 } ordo_stats_t;
 
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p);

@@ -26,6 +26,7 @@ static const char *const yield_names[] = {"auto", "always", "never", NULL};
 static const char *const log_names[] = {"error", "warn", "info", "debug", NULL};
 static const char *const ofi_progress_names[] = {"thread", "manual", NULL};
 static const char *const ofi_put_batch_names[] = {"auto", "on", "off", NULL};
+static const char *const ofi_msg_bundle_names[] = {"auto", "on", "off", NULL};
 
 #define FIELD(f) offsetof(ordo_config_t, f)
 
@@ -160,6 +161,13 @@ static const ordo_setting_t settings[] = {
     {"ORDO_OFI_PUT_BATCH_MAX", ORDO_SETTING_SIZE, "1K",
      "Largest put the ofi transport gathers into a batch (at most 64K, and a quarter of a "
      "message buffer; 0: none)", NULL, FIELD(ofi_put_batch_max), 0, 0},
+    {"ORDO_OFI_MSG_BUNDLE", ORDO_SETTING_ENUM, "auto",
+     "Gather the ofi transport's short messages (small sends and protocol messages) into one "
+     "message per peer and lane, sent when full or when the transport is next driven (auto: "
+     "with the progress helper running and a provider that posts a message by a system call, "
+     "i.e. not verbs, cxi, efa, opx, psm2, psm3; on: also with ORDO_OFI_PROGRESS=manual, where "
+     "a bundle waits for the program's next ordo call; off)", ofi_msg_bundle_names,
+     FIELD(ofi_msg_bundle), 0, 0},
     {"ORDO_OFI_MR_LOCAL", ORDO_SETTING_INT, "0",
      "1: register local buffers with the ofi transport's provider even where it needs no "
      "local registration (tcp), so the registration paths run", NULL, FIELD(ofi_mr_local), 0,

@@ -27,6 +27,7 @@ enum { ORDO_RNDV_GET = 0, ORDO_RNDV_PUT = 1 };
 enum { ORDO_YIELD_AUTO = 0, ORDO_YIELD_ALWAYS, ORDO_YIELD_NEVER };
 enum { ORDO_OFI_PROGRESS_THREAD = 0, ORDO_OFI_PROGRESS_MANUAL = 1 };
 enum { ORDO_OFI_PUT_BATCH_AUTO = 0, ORDO_OFI_PUT_BATCH_ON, ORDO_OFI_PUT_BATCH_OFF };
+enum { ORDO_OFI_MSG_BUNDLE_AUTO = 0, ORDO_OFI_MSG_BUNDLE_ON, ORDO_OFI_MSG_BUNDLE_OFF };
 /* Collective algorithms; AUTO (0) chooses by size and group size. */
 enum { ORDO_BARRIER_AUTO = 0, ORDO_BARRIER_DISSEMINATION, ORDO_BARRIER_TREE, ORDO_BARRIER_SHM };
 enum { ORDO_BCAST_AUTO = 0, ORDO_BCAST_BINOMIAL, ORDO_BCAST_PUT };
@@ -71,6 +72,7 @@ typedef struct ordo_config {
     int    ofi_progress;       /* ORDO_OFI_PROGRESS_* */
     int    ofi_put_batch;      /* ORDO_OFI_PUT_BATCH_* */
     size_t ofi_put_batch_max;  /* puts of at most this many bytes are gathered */
+    int    ofi_msg_bundle;     /* ORDO_OFI_MSG_BUNDLE_* */
     size_t bounce_max;         /* smaller transfers from unregistered memory are copied */
     int    rcache_max;         /* registrations of local buffers kept; 0: none */
     size_t rcache_max_bytes;   /* ... covering at most this much memory */

@@ -325,6 +325,8 @@ ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p)
         sum.bounce_ops += f->bounce_ops;
         sum.puts_batched += f->puts_batched;
         sum.put_batches += f->put_batches;
+        sum.msgs_bundled += f->msgs_bundled;
+        sum.msg_bundles += f->msg_bundles;
         sum.rcache_hits += f->rcache.hits;
         sum.rcache_misses += f->rcache.misses;
         sum.rcache_evictions += f->rcache.evictions;
@@ -363,7 +365,7 @@ ORDO_API ordo_status_t ordo_stats_print(FILE *out)
     P(lock_retries);
     P(completions_reordered);
     P(registrations); P(registration_ns); P(bounce_ops); P(network_ordered);
-    P(puts_batched); P(put_batches);
+    P(puts_batched); P(put_batches); P(msgs_bundled); P(msg_bundles);
     P(rcache_hits); P(rcache_misses); P(rcache_evictions); P(rcache_invalidations);
 #undef P
     return ORDO_OK;

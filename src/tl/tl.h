@@ -196,6 +196,7 @@ struct ordo_tl_iface {
     /* memory registration of local buffers (network transports) */
     uint64_t registrations, registration_ns, bounce_ops;
     uint64_t puts_batched, put_batches;   /* short puts gathered into messages */
+    uint64_t msgs_bundled, msg_bundles;   /* short messages gathered into one */
     ordo_rcache_counters_t rcache;
     /* active messages: set by the transport at open ... */
     size_t               am_short_max, am_bcopy_max;

@@ -393,6 +393,7 @@ static void ofi_close(ordo_tl_iface_t *iface)
 {
     ofi_iface_t *o = (ofi_iface_t *)iface;
     ofi_helper_stop(o);
+    ofi_bundle_close(o);
     ofi_batch_close(o);
     ofi_rma_close(o);
     for (int l = 0; l < o->nlanes; l++)
@@ -515,7 +516,7 @@ static ordo_status_t open_iface(const ordo_tl_params_t *params, ordo_tl_iface_t 
             goto err;
     /* Receives are posted before anyone learns our address. */
     if ((st = ofi_am_open(o)) != ORDO_OK || (st = ofi_rma_open(o)) != ORDO_OK ||
-        (st = ofi_batch_open(o)) != ORDO_OK)
+        (st = ofi_batch_open(o)) != ORDO_OK || (st = ofi_bundle_open(o)) != ORDO_OK)
         goto err;
     ordered_pairs(o);
     if ((st = exchange_addresses(o)) != ORDO_OK)
@@ -600,7 +601,9 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
                          o->mr_local ? ", local registration" : "",
                          o->rcache[0] ? " with a registration cache" : "");
         if (o->batch_max && n > 0 && (size_t)n < len)
-            snprintf(buf + n, len - (size_t)n, ", puts up to %zu B batched", o->batch_max);
+            n += snprintf(buf + n, len - (size_t)n, ", puts up to %zu B batched", o->batch_max);
+        if (o->bundle_max && n > 0 && (size_t)n < len)
+            snprintf(buf + n, len - (size_t)n, ", messages up to %zu B bundled", o->bundle_max);
         return ORDO_OK;
     }
     ordo_status_t st = ofi_lib_load();
@@ -629,7 +632,8 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
              "same rank (requests no ordering)\n"
              "         default: %s\n"
              "         relaxed: requests no ordering; spread over ORDO_OFI_LANES endpoints\n"
-             "         short puts: %s",
+             "         short puts: %s\n"
+             "         short messages: %s",
              info->fabric_attr->prov_name, info->domain_attr->name, info->fabric_attr->name,
              (unsigned long long)info->domain_attr->mr_mode, info->tx_attr->inject_size,
              info->ep_attr->max_msg_size, order,
@@ -638,7 +642,11 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
                    "out behind each other without waiting; a long put after an atomic or a "
                    "short put waits"
                  : "the provider keeps no write order: waits for each write to complete",
-             batch);
+             batch,
+             ofi_bundle_wanted(info->fabric_attr->prov_name)
+                 ? "gathered into one message per peer and lane, sent when full or when the "
+                   "transport is next driven (ORDO_OFI_MSG_BUNDLE)"
+                 : "each is its own message (ORDO_OFI_MSG_BUNDLE)");
     fi_freeinfo(info);
     ofi_signals_save(saved);
     list_providers(buf, len);

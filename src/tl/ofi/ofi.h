@@ -82,7 +82,8 @@ enum {
     OFI_MSG_AMO_REQ,     /* perform an atomic here */
     OFI_MSG_AMO_REP,     /* its result */
     OFI_MSG_PUTS,        /* a batch of short puts to copy into place here */
-    OFI_MSG_PUTS_ACK     /* they are in place */
+    OFI_MSG_PUTS_ACK,    /* they are in place */
+    OFI_MSG_BUNDLE       /* short messages for the layer above, gathered */
 };
 
 typedef struct ofi_wire {
@@ -137,6 +138,7 @@ typedef struct ofi_buf {
     size_t           len;      /* rx: bytes received */
     char            *data;
     struct ofi_op   *batch;    /* tx: the batch of puts it carries */
+    uint32_t         nrec;     /* tx: messages in the bundle it carries */
 } ofi_buf_t;
 
 /* Memory this process exposed (a region, or a rendezvous buffer). */
@@ -270,7 +272,12 @@ typedef struct ofi_iface {
     size_t             batch_max;     /* puts of at most this many bytes; 0: off */
     ofi_op_t         **batch_open;    /* [rank * nlanes + lane]: filling, not sent */
     ofi_op_t          *batch_list;    /* the same, linked */
-    _Atomic int        batch_waiting; /* some batch is open: the helper looks often */
+    _Atomic int        batch_waiting; /* some batch or bundle is open: the helper looks
+                                         often */
+    /* short messages gathered into one (ofi_bundle.c) */
+    size_t             bundle_max;    /* messages of at most this many bytes; 0: off */
+    ofi_buf_t        **bundle_open;   /* [rank * nlanes + lane]: filling, not sent */
+    ofi_buf_t         *bundle_list;   /* the same, linked */
     int                polling;       /* inside ofi_poll: sends do not poll again */
     /* the progress helper (ORDO_OFI_PROGRESS=thread) */
     int                threaded;
@@ -368,6 +375,8 @@ ofi_buf_t    *ofi_tx_take(ofi_iface_t *o);
 void          ofi_tx_return(ofi_iface_t *o, ofi_buf_t *b);
 
 /* ofi_batch.c: short puts gathered into messages */
+int           ofi_hardware_provider(const char *prov);
+void          ofi_update_waiting(ofi_iface_t *o);
 size_t        ofi_batch_wanted(const char *prov);
 ordo_status_t ofi_batch_open(ofi_iface_t *o);
 void          ofi_batch_close(ofi_iface_t *o);
@@ -379,5 +388,15 @@ void          ofi_batch_apply(ofi_iface_t *o, int src, unsigned lane, const char
 void          ofi_batch_acked(ofi_iface_t *o, int src, const ofi_puts_ack_t *ack);
 void          ofi_batch_tx_done(ofi_iface_t *o, ofi_op_t *b, ordo_status_t st);
 void          ofi_batch_fail(ofi_iface_t *o, ofi_op_t *b, ordo_status_t st);
+
+/* ofi_bundle.c: short messages gathered into one */
+int           ofi_bundle_wanted(const char *prov);
+ordo_status_t ofi_bundle_open(ofi_iface_t *o);
+void          ofi_bundle_close(ofi_iface_t *o);
+int           ofi_bundle_add(ofi_iface_t *o, int rank, unsigned lane, const void *hdr,
+                             size_t hdrlen, const void *payload, size_t len);
+ssize_t       ofi_bundle_flush(ofi_iface_t *o, int rank, unsigned lane);
+void          ofi_bundle_flush_all(ofi_iface_t *o);
+void          ofi_bundle_hand_up(ofi_iface_t *o, int src, const char *msg, size_t len);
 
 #endif

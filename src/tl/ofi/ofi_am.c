@@ -1,6 +1,7 @@
 /* ofi: active messages.  Every lane keeps nrx receive buffers posted; a
  * message is the transport header (sender, kind) and the layer's data.
- * Small messages go out with fi_inject (the provider copies them), larger
+ * Small messages go out with fi_inject (the provider copies them), or
+ * gathered with others into one (ofi_bundle.c); larger
  * ones from a registered bounce buffer returned when the send completes.
  *
  * Messages for the layer above are handed up only from the transport's
@@ -182,6 +183,11 @@ static void hand_up(ofi_iface_t *o, ofi_buf_t *b)
 {
     ofi_wire_t w;
     memcpy(&w, b->data, sizeof(w));
+    if (w.kind == OFI_MSG_BUNDLE) {
+        ofi_bundle_hand_up(o, (int)w.src, b->data + sizeof(w), b->len - sizeof(w));
+        give_back(o, b);
+        return;
+    }
     if (w.kind == OFI_MSG_SHORT) {
         ordo_tl_am_deliver(&o->super, (int)w.src, b->data + sizeof(w), b->len - sizeof(w),
                            NULL);
@@ -222,6 +228,7 @@ void ofi_am_rx_complete(ofi_iface_t *o, ofi_buf_t *b, size_t len)
     switch (w.kind) {
     case OFI_MSG_SHORT:
     case OFI_MSG_BCOPY:
+    case OFI_MSG_BUNDLE:
         park(o, b);   /* handed up by progress, in arrival order */
         return;
     case OFI_MSG_AMO_REQ:
@@ -312,6 +319,13 @@ ordo_status_t ofi_am_send(ofi_iface_t *o, int rank, unsigned lane, uint8_t kind,
     size_t total = sizeof(ofi_wire_t) + hdrlen + len;
     if (ORDO_UNLIKELY(total > o->buf_size))
         return ORDO_ERR_INVALID_PARAM;
+    if (o->bundle_max) {
+        if ((kind == OFI_MSG_SHORT || kind == OFI_MSG_BCOPY) && hdrlen + len <= o->bundle_max &&
+            ofi_bundle_add(o, rank, lane, hdr, hdrlen, payload, len))
+            return ORDO_OK;
+        if (o->bundle_list)   /* what was gathered for this lane goes first */
+            ofi_bundle_flush(o, rank, lane);
+    }
     ofi_wire_t w = {.src = (uint32_t)o->rank, .kind = kind};
     struct fid_ep *ep = o->lane[lane].ep;
     fi_addr_t dest = o->addr[(size_t)rank * (size_t)o->nlanes + lane];

@@ -42,8 +42,9 @@ static inline ofi_op_t **open_slot(ofi_iface_t *o, int rank, unsigned lane)
     return &o->batch_open[(size_t)rank * (size_t)o->nlanes + lane];
 }
 
-/* Providers whose RMA the NIC performs without the target's CPU. */
-static int hardware_rma(const char *prov)
+/* Providers whose NIC performs RMA without the target's CPU and posts a
+ * message without a system call. */
+int ofi_hardware_provider(const char *prov)
 {
     static const char *const hw[] = {"verbs", "cxi", "efa", "opx", "psm2", "psm3"};
     for (size_t i = 0; i < sizeof(hw) / sizeof(hw[0]); i++)
@@ -56,7 +57,7 @@ size_t ofi_batch_wanted(const char *prov)
 {
     int mode = ordo_config.ofi_put_batch;
     if (mode == ORDO_OFI_PUT_BATCH_OFF ||
-        (mode == ORDO_OFI_PUT_BATCH_AUTO && hardware_rma(prov)))
+        (mode == ORDO_OFI_PUT_BATCH_AUTO && ofi_hardware_provider(prov)))
         return 0;
     return ordo_config.ofi_put_batch_max;
 }
@@ -106,7 +107,13 @@ static void list_remove(ofi_iface_t *o, ofi_op_t *b)
             break;
         }
     *open_slot(o, b->rank, b->lane) = NULL;
-    atomic_store_explicit(&o->batch_waiting, o->batch_list != NULL, memory_order_relaxed);
+    ofi_update_waiting(o);
+}
+
+void ofi_update_waiting(ofi_iface_t *o)
+{
+    atomic_store_explicit(&o->batch_waiting, o->batch_list != NULL || o->bundle_list != NULL,
+                          memory_order_relaxed);
 }
 
 /* The batch is done with: every member completes with st. */

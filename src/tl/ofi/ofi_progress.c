@@ -65,6 +65,8 @@ void ofi_mark_active(ofi_iface_t *o) { mark_active(o); }
 
 unsigned ofi_work(ofi_iface_t *o)
 {
+    if (o->bundle_list)   /* first: a peer may be waiting for them */
+        ofi_bundle_flush_all(o);
     ofi_poll(o);
     if (ORDO_UNLIKELY(o->rx_repost != NULL))
         ofi_am_repost_pending(o);

@@ -580,6 +580,8 @@ static ordo_status_t submit(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp)
         ofi_poll(o);
         if (o->batch_list)   /* a peer's progress may wait on them */
             ofi_batch_flush_all(o);
+        if (o->bundle_list)
+            ofi_bundle_flush_all(o);
         if (o->backlog_head || o->reply_backlog)
             ofi_backlog_retry(o);
         if (op->done)
