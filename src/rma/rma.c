@@ -80,10 +80,74 @@ static inline int must_wait(const struct ordo_stream *s, unsigned type, int rank
     return 1;
 }
 
+/* Count an in-flight write the transport keeps in order, or stop counting
+ * it; by class, so that a new operation learns in constant time that none
+ * pending blocks it (a window of W puts would otherwise cost W^2 steps). */
+static void count_ordered(struct ordo_stream *s, struct ordo_request *op)
+{
+    if (op->state != ORDO_OP_INFLIGHT || !(op->tl_flags & ORDO_TL_OP_ORDERED) ||
+        !is_write(op->type))
+        return;
+    int ti = ordo_ctx->tl_of_rank[op->rank];
+    const ordo_tl_iface_t *f = ordo_ctx->ifaces[ti];
+    unsigned k = tl_kind(f, op->type, op->len), over = long_kind(k) && op->len > f->ordered_max;
+    s->inflight_ordered[ti][k][over]++;
+    op->ordered_class = (uint8_t)(1 + (ti * 4 + (int)k) * 2 + (int)over);
+}
+
+static void uncount_ordered(struct ordo_stream *s, struct ordo_request *op)
+{
+    if (op->ordered_class == 0)
+        return;
+    unsigned c = op->ordered_class - 1u;
+    s->inflight_ordered[c / 8][(c / 2) % 4][c % 2]--;
+    op->ordered_class = 0;
+}
+
+/* Nothing pending can block the operation, known without a scan: no fence
+ * with operations before it, and (default) no write pending but in-flight
+ * ones of the target's transport that it keeps the new one behind. */
+static int surely_free(const struct ordo_stream *s, unsigned type, int rank, size_t len,
+                       unsigned flags, uint64_t fence_seq)
+{
+    if (s->pending_head == NULL)
+        return 1;
+    if ((flags & ORDO_OP_FENCED) || s->pending_head->seq <= fence_seq)
+        return 0;
+    switch (s->order) {
+    case ORDO_ORDER_RELAXED:
+        return 1;
+    case ORDO_ORDER_DEFAULT: {
+        if (!is_write(type))
+            return 1;
+        if (s->ndeferred)
+            return 0;
+        int ti = ordo_ctx->tl_of_rank[rank];
+        const ordo_tl_iface_t *f = ordo_ctx->ifaces[ti];
+        unsigned kx = tl_kind(f, type, len);
+        int x_fits = !long_kind(kx) || len <= f->ordered_max;
+        for (unsigned ky = 0; ky < 4; ky++) {
+            for (unsigned over = 0; over < 2; over++) {
+                uint32_t n = s->inflight_ordered[ti][ky][over];
+                if (n == 0)
+                    continue;
+                if (!((f->ordered_pairs & ORDO_TL_PAIR(ky, kx)) && !over && x_fits))
+                    return 0;
+            }
+        }
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
 /* Is an operation blocked by a pending one before `upto` (NULL: all)? */
 static int blocked(const struct ordo_stream *s, unsigned type, int rank, size_t len,
                    unsigned flags, uint64_t fence_seq, const struct ordo_request *upto)
 {
+    if (upto == NULL && surely_free(s, type, rank, len, flags, fence_seq))
+        return 0;
     for (const struct ordo_request *y = s->pending_head; y && y != upto; y = y->next)
         if (must_wait(s, type, rank, len, flags, fence_seq, y))
             return 1;
@@ -95,6 +159,11 @@ static int blocked(const struct ordo_stream *s, unsigned type, int rank, size_t 
 static int kept_by_transport(const struct ordo_stream *s, unsigned type, int rank, size_t len)
 {
     if (s->order != ORDO_ORDER_DEFAULT || !is_write(type))
+        return 0;
+    int ti = ordo_ctx->tl_of_rank[rank], any = 0;
+    for (unsigned ky = 0; ky < 4; ky++)
+        any |= s->inflight_ordered[ti][ky][0] | s->inflight_ordered[ti][ky][1];
+    if (!any)
         return 0;
     for (const struct ordo_request *y = s->pending_head; y; y = y->next)
         if (y->rank == rank && is_write(y->type) && transport_keeps(y, type, len))
@@ -145,6 +214,7 @@ static void op_complete(ordo_tl_comp_t *comp, ordo_status_t status)
     else
         s->done_seq_max = op->seq;
     ordo_request_complete(op, status);
+    uncount_ordered(s, op);
     ordo_op_unlink(s, op);
     if (!op->user_held) {
         if (status != ORDO_OK && s->error == ORDO_OK)
@@ -185,6 +255,7 @@ static void describe(struct ordo_request *op, unsigned type, unsigned flags, int
     op->info.length = op->info.msg_length = len;
     op->comp.func = op_complete;
     op->tl_flags = (uint8_t)(op->stream ? tl_flags(op->stream, type) : 0);
+    op->ordered_class = 0;
 }
 
 /* Issue now (nothing blocks it).  Completes at once or becomes pending. */
@@ -206,6 +277,7 @@ static ordo_status_t issue_now(struct ordo_stream *s, struct ordo_request *op,
     op->state = ORDO_OP_INFLIGHT;
     op->user_held = req_p != NULL;
     ordo_op_append(s, op);
+    count_ordered(s, op);
     if (req_p)
         *req_p = op;
     return ORDO_INPROGRESS;
@@ -251,6 +323,7 @@ static unsigned rma_schedule(struct ordo_stream *s)
             !blocked(s, op->type, op->rank, op->len, op->flags, op->fence_seq, op)) {
             s->ndeferred--;
             op->state = ORDO_OP_INFLIGHT;
+            count_ordered(s, op);
             order_point(s, op->flags);
             ordo_status_t st = tl_start(op, &op->comp);
             if (st != ORDO_INPROGRESS)
