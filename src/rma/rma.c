@@ -44,9 +44,12 @@ static inline int long_kind(unsigned kind)
 }
 
 /* The transport flags of an operation of s: under default, writes ask the
- * transport to keep them in order among themselves. */
+ * transport to keep them in order among themselves; under strict, each is
+ * waited for before the next, so none is held back to be gathered. */
 static inline unsigned tl_flags(const struct ordo_stream *s, unsigned type)
 {
+    if (s->order == ORDO_ORDER_STRICT)
+        return ORDO_TL_OP_ALONE;
     return s->order == ORDO_ORDER_DEFAULT && is_write(type) ? ORDO_TL_OP_ORDERED : 0;
 }
 

@@ -63,6 +63,11 @@ enum {
 };
 #define ORDO_TL_PAIR(earlier, later) (1u << ((earlier) * 4 + (later)))
 #define ORDO_TL_OP_ORDERED (1u << 0)
+/* The caller waits for this operation to complete before it issues the
+ * next to the same rank (a strict stream): a transport that gathers
+ * operations to send them together (ofi's short-put batches) sends this one
+ * at once, by itself, since no later one can join it. */
+#define ORDO_TL_OP_ALONE   (1u << 1)
 
 typedef struct ordo_tl_iface ordo_tl_iface_t;
 typedef struct ordo_tl_mem   ordo_tl_mem_t;

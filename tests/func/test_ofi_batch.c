@@ -4,6 +4,7 @@
  *
  * - a window of short puts followed by a quiet goes out in a few messages
  *   (put_batches far below puts_batched), and never when batching is off;
+ * - a strict stream's puts are never batched (each is waited for anyway);
  * - puts of every size from 1 B to past the batch limit, to scattered
  *   offsets, more than one message holds, arrive intact;
  * - on a default stream, one word written in turn by short puts, long puts
@@ -64,6 +65,30 @@ static void window_is_gathered(ordo_region_h r, int batched)
             CHECK(n == 0 && m == 0);
         }
     }
+    CHECK_OK(ordo_barrier());
+}
+
+/* A strict stream waits for each put before the next: gathering would only
+ * add the target's acknowledgement to every put, so none is batched. */
+static void strict_puts_go_alone(ordo_region_h r)
+{
+    ordo_stream_params_t p = {.field_mask = ORDO_STREAM_FIELD_ORDER, .order = ORDO_ORDER_STRICT};
+    ordo_stream_h strict;
+    REQUIRE_OK(ordo_stream_create(&p, &strict));
+    ordo_stats_t a = stats();
+    if (ordo_rank() == 0) {
+        static uint64_t v[32];
+        for (unsigned i = 0; i < 32; i++) {
+            v[i] = i;
+            ordo_status_t st = ordo_put_nb(strict, &v[i], 8, r, 1,
+                                           offsetof(area_t, scatter) + 8 * (size_t)i, 0, NULL);
+            CHECK(st == ORDO_OK || st == ORDO_INPROGRESS);
+        }
+        CHECK_OK(ordo_quiet(strict));
+    }
+    ordo_stats_t b = stats();
+    CHECK(b.puts_batched == a.puts_batched);
+    CHECK_OK(ordo_stream_destroy(strict));
     CHECK_OK(ordo_barrier());
 }
 
@@ -228,6 +253,7 @@ int main(int argc, char **argv)
     ordo_region_h r;
     REQUIRE_OK(ordo_region_alloc(sizeof(area_t), 0, &r, (void **)&mine));
     window_is_gathered(r, batched);
+    strict_puts_go_alone(r);
     scattered_sizes_arrive(r, mine);
     kinds_keep_order(r, mine);
     fence_orders_relaxed(r, mine);

@@ -637,8 +637,8 @@ static ordo_status_t transfer(ofi_iface_t *o, uint8_t type, ordo_tl_rkey_t *rkey
         return ORDO_ERR_NO_MEMORY;
     /* A short put joins its peer's batch, unless something refused earlier
      * waits in the backlog (it must go first) or the caller waits anyway. */
-    if (type == OFI_OP_PUT && len <= o->batch_max && comp && o->backlog_head == NULL &&
-        ofi_batch_put(o, op, comp))
+    if (type == OFI_OP_PUT && len <= o->batch_max && comp && !(flags & ORDO_TL_OP_ALONE) &&
+        o->backlog_head == NULL && ofi_batch_put(o, op, comp))
         return ORDO_INPROGRESS;
     ordo_status_t st = local_desc(o, op, type == OFI_OP_PUT ? FI_WRITE : FI_READ);
     if (st != ORDO_OK) {
