@@ -278,6 +278,93 @@ static void describe_accepted(const ordo_setting_t *s, char *buf, size_t len)
     }
 }
 
+/* Variables of the ORDO_ namespace that are not settings: what ordorun
+ * hands each rank. */
+static const char *const launcher_variables[] = {
+    "ORDO_RANK", "ORDO_SIZE", "ORDO_BOOT_FD", "ORDO_NODES", "ORDO_BINDING",
+};
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 64;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* The first process of a job: ranks other than 0 stay quiet, so a job
+ * warns once rather than once per rank. */
+static int first_of_job(void)
+{
+    static const char *const rank_vars[] = {"ORDO_RANK", "PMIX_RANK", "PMI_RANK",
+                                            "OMPI_COMM_WORLD_RANK", "SLURM_PROCID"};
+    for (size_t i = 0; i < ORDO_ARRAY_SIZE(rank_vars); i++) {
+        const char *v = getenv(rank_vars[i]);
+        if (v && *v)
+            return strcmp(v, "0") == 0;
+    }
+    return 1;
+}
+
+/* A misspelt setting (ORDO_PIO_MAXX) would otherwise be ignored without a
+ * word: name every ORDO_ variable that is not a setting, with the closest
+ * setting's name. */
+static void warn_unknown(void)
+{
+    extern char **environ;
+    if (!first_of_job())
+        return;
+    for (char **e = environ; e && *e; e++) {
+        if (strncmp(*e, "ORDO_", 5) != 0)
+            continue;
+        char name[64];
+        size_t n = strcspn(*e, "=");
+        if (n >= sizeof(name))
+            n = sizeof(name) - 1;
+        memcpy(name, *e, n);
+        name[n] = '\0';
+        int known = 0;
+        for (size_t i = 0; i < ORDO_ARRAY_SIZE(settings) && !known; i++)
+            known = strcmp(settings[i].name, name) == 0;
+        for (size_t i = 0; i < ORDO_ARRAY_SIZE(launcher_variables) && !known; i++)
+            known = strcmp(launcher_variables[i], name) == 0;
+        if (known)
+            continue;
+        const char *closest = NULL;
+        size_t best = 4;   /* a typo, not another name */
+        for (size_t i = 0; i < ORDO_ARRAY_SIZE(settings); i++) {
+            size_t d = edit_distance(name, settings[i].name);
+            if (d < best) {
+                best = d;
+                closest = settings[i].name;
+            }
+        }
+        if (closest)
+            ordo_warn("%s is not an ordo setting and is ignored; did you mean %s? "
+                      "(ordo-info lists the settings)", name, closest);
+        else
+            ordo_warn("%s is not an ordo setting and is ignored (ordo-info lists the "
+                      "settings)", name);
+    }
+}
+
 ordo_status_t ordo_config_load(void)
 {
     ordo_config_t cfg;
@@ -340,6 +427,7 @@ ordo_status_t ordo_config_load(void)
     ordo_config = cfg;
     memcpy(sources, src, sizeof(src));
     ordo_log_threshold = cfg.log_level;
+    warn_unknown();
     return ORDO_OK;
 }
 

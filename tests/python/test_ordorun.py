@@ -150,6 +150,17 @@ def test_bad_setting_is_a_clear_error(bindir):
     assert 'ORDO_ORDER="sloppy" is not valid' in r.stderr
 
 
+def test_misspelt_setting_is_named_once_per_job(bindir):
+    env = dict(os.environ, ORDO_PIO_MAXX="4", ORDO_NOT_A_SETTING_AT_ALL="1")
+    r = run(bindir, "-n", "3", probe(bindir), "ok", env=env)
+    assert r.returncode == 0, r.stderr
+    typo = "ORDO_PIO_MAXX is not an ordo setting and is ignored; did you mean ORDO_PIO_MAX?"
+    assert r.stderr.count(typo) == 1, r.stderr
+    assert r.stderr.count("ORDO_NOT_A_SETTING_AT_ALL is not an ordo setting") == 1, r.stderr
+    # what ordorun hands the ranks is not mistaken for a setting
+    assert "ORDO_RANK" not in r.stderr and "ORDO_BOOT_FD" not in r.stderr
+
+
 def test_ordo_info_lists_settings(bindir):
     r = subprocess.run([str(bindir / "ordo-info")], capture_output=True, text=True,
                        env=dict(os.environ, ORDO_PIO_MAX="8K"))
