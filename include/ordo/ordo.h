@@ -135,8 +135,11 @@ typedef struct ordo_stream_params {
 
 ORDO_API ordo_status_t ordo_stream_create(const ordo_stream_params_t *params,
                                           ordo_stream_h *stream_p);
-/* Completes the stream's outstanding operations, then frees it.  Requests of
- * the stream that the program still holds become invalid. */
+/* Completes the stream's outstanding operations, then frees it, in time
+ * independent of the number of streams.  Requests of the stream that the
+ * program still holds become invalid.  Its handle then returns
+ * ORDO_ERR_INVALID_HANDLE, until a stream created later takes over its
+ * record (handles, like MPI's, are reused). */
 ORDO_API ordo_status_t ordo_stream_destroy(ordo_stream_h stream);
 ORDO_API ordo_status_t ordo_stream_order(ordo_stream_h stream, ordo_order_t *order_p);
 

@@ -165,6 +165,7 @@ err_layers:
         if (ordo_layers[nlayers]->fini)
             ordo_layers[nlayers]->fini();
     ordo_stream_delete(ctx->default_stream);
+    ordo_stream_free_dead();
 err_ctx:
     ordo_ctx = NULL;
 err_tl:
@@ -199,6 +200,7 @@ ORDO_API ordo_status_t ordo_finalize(void)
             ordo_layers[i]->fini();
     while (ctx->streams)
         ordo_stream_delete(ctx->streams);
+    ordo_stream_free_dead();
     close_transports(ctx);
     ordo_boot_close(ctx->boot, st == ORDO_OK);
     free(ctx);

@@ -111,7 +111,7 @@ struct ordo_stream {
     ordo_status_t        error;      /* first failure of an implicit op, for quiet */
     struct ordo_request *free_ops;
     ordo_stats_t         stats;
-    struct ordo_stream  *next;
+    struct ordo_stream  *next, *prev;   /* the context's live streams (dead: next only) */
 };
 
 typedef struct ordo_context {
@@ -122,6 +122,8 @@ typedef struct ordo_context {
     int                 *tl_of_rank;       /* index into ifaces, -1: unreachable */
     struct ordo_stream  *default_stream;
     struct ordo_stream  *streams;          /* all, default included */
+    struct ordo_stream  *dead_streams;     /* destroyed: reused by the next ones created,
+                                              so a stale handle finds a dead magic */
     struct ordo_region  *regions;          /* live */
     struct ordo_region  *zombies;          /* freed: kept so stale handles fail cleanly */
     uint32_t             next_region_id;
@@ -155,6 +157,7 @@ static inline ordo_tl_iface_t *ordo_iface_of(int rank)
 }
 
 /* stream.c */
+void                 ordo_stream_free_dead(void);
 ordo_status_t        ordo_stream_new(ordo_order_t order, struct ordo_stream **stream_p);
 void                 ordo_stream_delete(struct ordo_stream *s);
 struct ordo_request *ordo_op_alloc(struct ordo_stream *s);

@@ -7,14 +7,24 @@
 
 void ordo_stats_retire(const ordo_stats_t *s);
 
+/* Creating and destroying a stream take constant time, whatever the number
+ * of streams: a destroyed stream's record is kept, marked dead, and reused
+ * by the next stream created, so the program's stale handle never points at
+ * freed memory (it reads a dead magic, or, once reused, a newer stream). */
 ordo_status_t ordo_stream_new(ordo_order_t order, struct ordo_stream **stream_p)
 {
-    struct ordo_stream *s = calloc(1, sizeof(*s));
-    if (s == NULL)
+    struct ordo_stream *s = ordo_ctx->dead_streams;
+    if (s) {
+        ordo_ctx->dead_streams = s->next;
+        memset(s, 0, sizeof(*s));
+    } else if ((s = calloc(1, sizeof(*s))) == NULL) {
         return ORDO_ERR_NO_MEMORY;
+    }
     s->magic = ORDO_MAGIC_STREAM;
     s->order = order;
     s->next = ordo_ctx->streams;
+    if (s->next)
+        s->next->prev = s;
     ordo_ctx->streams = s;
     *stream_p = s;
     return ORDO_OK;
@@ -22,12 +32,12 @@ ordo_status_t ordo_stream_new(ordo_order_t order, struct ordo_stream **stream_p)
 
 void ordo_stream_delete(struct ordo_stream *s)
 {
-    for (struct ordo_stream **pp = &ordo_ctx->streams; *pp; pp = &(*pp)->next) {
-        if (*pp == s) {
-            *pp = s->next;
-            break;
-        }
-    }
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        ordo_ctx->streams = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
     ordo_stats_retire(&s->stats);
     /* Requests the program never waited for are released with the stream. */
     while (s->pending_head) {
@@ -42,7 +52,18 @@ void ordo_stream_delete(struct ordo_stream *s)
         free(op);
     }
     s->magic = ORDO_MAGIC_DEAD;
-    free(s);
+    s->prev = NULL;
+    s->next = ordo_ctx->dead_streams;
+    ordo_ctx->dead_streams = s;
+}
+
+void ordo_stream_free_dead(void)
+{
+    while (ordo_ctx->dead_streams) {
+        struct ordo_stream *s = ordo_ctx->dead_streams;
+        ordo_ctx->dead_streams = s->next;
+        free(s);
+    }
 }
 
 struct ordo_request *ordo_op_alloc(struct ordo_stream *s)
@@ -106,10 +127,7 @@ ORDO_API ordo_status_t ordo_stream_destroy(ordo_stream_h stream)
     ORDO_CHECK_INIT();
     if (stream == NULL || stream == ordo_ctx->default_stream)
         return ORDO_ERR_INVALID_PARAM;   /* the default stream lives until finalize */
-    int found = 0;
-    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next)
-        found |= s == stream;
-    if (!found)
+    if (stream->magic != ORDO_MAGIC_STREAM)   /* destroyed: its record is kept */
         return ORDO_ERR_INVALID_HANDLE;
     ordo_status_t st = ordo_layers_stream_drain(stream, -1);
     ordo_stream_delete(stream);

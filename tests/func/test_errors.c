@@ -64,6 +64,23 @@ int main(void)
     CHECK(s == NULL);
     CHECK_STATUS(ordo_stream_destroy(NULL), ORDO_ERR_INVALID_PARAM);
     CHECK_STATUS(ordo_request_wait(NULL, NULL), ORDO_ERR_INVALID_PARAM);
+    /* many streams, destroyed out of creation order: each destroy unlinks
+     * exactly its own; a destroyed handle is refused; the survivors work */
+    enum { NSTREAMS = 3000 };
+    static ordo_stream_h many[NSTREAMS];
+    for (int i = 0; i < NSTREAMS; i++)
+        REQUIRE_OK(ordo_stream_create(NULL, &many[i]));
+    for (int i = 0; i < NSTREAMS; i += 2)
+        CHECK_OK(ordo_stream_destroy(many[i]));
+    CHECK_STATUS(ordo_stream_destroy(many[0]), ORDO_ERR_INVALID_HANDLE);
+    ordo_order_t ord;
+    CHECK_STATUS(ordo_stream_order(many[2], &ord), ORDO_ERR_INVALID_HANDLE);
+    for (int i = 1; i < NSTREAMS; i += 2) {
+        CHECK_OK(ordo_stream_order(many[i], &ord));
+        if (i % 500 == 1)
+            CHECK_OK(ordo_quiet(many[i]));
+        CHECK_OK(ordo_stream_destroy(many[i]));
+    }
     /* nothing above touched the target */
     CHECK_OK(ordo_barrier());
     for (int i = 0; i < 64; i++)
