@@ -53,7 +53,7 @@ struct ordo_request {
     uint8_t              user_held;  /* the program holds a handle */
     uint8_t              width;      /* atomics */
     uint8_t              tl_flags;   /* ORDO_TL_OP_* it is issued with */
-    uint8_t              ordered_class;  /* 1 + its index in the stream's
+    uint8_t              ordered_class;  /* 1 + its slot in the stream's
                                             inflight_ordered, 0: not counted */
     unsigned             flags;
     int                  rank;
@@ -105,9 +105,10 @@ struct ordo_stream {
     struct ordo_request *pending_head, *pending_tail;  /* deferred + in flight, in order */
     unsigned             ndeferred;
     /* In-flight writes the transport keeps in order (default mode), by
-     * transport, kind and whether longer than its ordered_max: lets a new
-     * operation see without a scan that nothing pending blocks it. */
-    uint32_t             inflight_ordered[ORDO_MAX_TL][4][2];
+     * transport, kind and whether longer than its ordered_max (rma.c's
+     * ordered_slot): lets a new operation see without a scan that nothing
+     * pending blocks it. */
+    uint32_t             inflight_ordered[ORDO_MAX_TL * 4 * 2];
     ordo_status_t        error;      /* first failure of an implicit op, for quiet */
     struct ordo_request *free_ops;
     ordo_stats_t         stats;

@@ -86,6 +86,11 @@ static inline int must_wait(const struct ordo_stream *s, unsigned type, int rank
 /* Count an in-flight write the transport keeps in order, or stop counting
  * it; by class, so that a new operation learns in constant time that none
  * pending blocks it (a window of W puts would otherwise cost W^2 steps). */
+static inline unsigned ordered_slot(int ti, unsigned kind, unsigned over)
+{
+    return ((unsigned)ti * 4 + kind) * 2 + over;
+}
+
 static void count_ordered(struct ordo_stream *s, struct ordo_request *op)
 {
     if (op->state != ORDO_OP_INFLIGHT || !(op->tl_flags & ORDO_TL_OP_ORDERED) ||
@@ -94,16 +99,16 @@ static void count_ordered(struct ordo_stream *s, struct ordo_request *op)
     int ti = ordo_ctx->tl_of_rank[op->rank];
     const ordo_tl_iface_t *f = ordo_ctx->ifaces[ti];
     unsigned k = tl_kind(f, op->type, op->len), over = long_kind(k) && op->len > f->ordered_max;
-    s->inflight_ordered[ti][k][over]++;
-    op->ordered_class = (uint8_t)(1 + (ti * 4 + (int)k) * 2 + (int)over);
+    unsigned slot = ordered_slot(ti, k, over);
+    s->inflight_ordered[slot]++;
+    op->ordered_class = (uint8_t)(slot + 1);
 }
 
 static void uncount_ordered(struct ordo_stream *s, struct ordo_request *op)
 {
     if (op->ordered_class == 0)
         return;
-    unsigned c = op->ordered_class - 1u;
-    s->inflight_ordered[c / 8][(c / 2) % 4][c % 2]--;
+    s->inflight_ordered[op->ordered_class - 1]--;
     op->ordered_class = 0;
 }
 
@@ -131,7 +136,7 @@ static int surely_free(const struct ordo_stream *s, unsigned type, int rank, siz
         int x_fits = !long_kind(kx) || len <= f->ordered_max;
         for (unsigned ky = 0; ky < 4; ky++) {
             for (unsigned over = 0; over < 2; over++) {
-                uint32_t n = s->inflight_ordered[ti][ky][over];
+                uint32_t n = s->inflight_ordered[ordered_slot(ti, ky, over)];
                 if (n == 0)
                     continue;
                 if (!((f->ordered_pairs & ORDO_TL_PAIR(ky, kx)) && !over && x_fits))
@@ -163,9 +168,11 @@ static int kept_by_transport(const struct ordo_stream *s, unsigned type, int ran
 {
     if (s->order != ORDO_ORDER_DEFAULT || !is_write(type))
         return 0;
-    int ti = ordo_ctx->tl_of_rank[rank], any = 0;
-    for (unsigned ky = 0; ky < 4; ky++)
-        any |= s->inflight_ordered[ti][ky][0] | s->inflight_ordered[ti][ky][1];
+    /* the target's transport's slots lie side by side */
+    const uint32_t *counts = &s->inflight_ordered[ordered_slot(ordo_ctx->tl_of_rank[rank], 0, 0)];
+    uint32_t any = 0;
+    for (unsigned i = 0; i < 4 * 2; i++)
+        any |= counts[i];
     if (!any)
         return 0;
     for (const struct ordo_request *y = s->pending_head; y; y = y->next)
