@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -43,15 +44,25 @@ typedef struct rank_proc {
     int   pidfd;       /* -1 once reaped */
     enum rank_state state;
     int   in_barrier;
+    size_t kv_bytes;   /* values and keys it keeps here */
+    int   kv_fds;      /* descriptors it keeps here */
+    int   refused;     /* a quota refusal was reported */
 } rank_proc_t;
 
 typedef struct kv {
     struct kv *next;
     char   key[ORDO_BOOT_KEY_MAX];
     int    fd;         /* descriptor entries; -1 for values */
+    int    owner;      /* the rank that stored it; -1: the launcher */
     size_t len;
     char   val[];
 } kv_t;
+
+/* What one rank may keep here: values (keys included) and descriptors.  A
+ * job's exchange needs a few KiB per rank and a descriptor per region; the
+ * quotas turn a runaway or hostile rank into a refusal that names it,
+ * instead of the launcher's memory or descriptors running out for all. */
+#define KV_BYTES_QUOTA ((size_t)64 << 20)
 
 typedef struct pending {
     struct pending *next;
@@ -78,6 +89,10 @@ static struct {
     int          dead_count;    /* ranks that died abnormally (notify mode) */
     unsigned char *health;      /* shared with the ranks: 1 = died */
     int          job_status;    /* first non-zero rank status */
+    int          joined;        /* ranks that called ordo_init */
+    int          fd_quota;      /* descriptors one rank may keep here */
+    int          unjoined_exit; /* a rank that ended (status 0) before ordo_init, while
+                                 * none had called it; -1: none */
     int          ending;        /* the job is being torn down */
     int64_t      kill_deadline; /* ms, when SIGKILL follows SIGTERM; 0 = none */
     char        *buf;
@@ -92,6 +107,8 @@ static void die_msg(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
 }
+
+static void rank_failed(int rank, int code, const char *how);
 
 static int64_t now_ms(void)
 {
@@ -131,6 +148,33 @@ static void usage(FILE *f)
 }
 
 /* -x NAME[=VALUE]: 0, or -1 after saying what is wrong. */
+/* The launcher holds a socket and a pidfd per rank (and two pipes with
+ * --tag-output), and polls them all: raise the soft descriptor limit to what
+ * that takes, or say that the hard limit is too low, before starting any. */
+static int ensure_descriptors(void)
+{
+    rlim_t per = job.tag_output ? 4 : 2, base = (rlim_t)job.n * per + 64;
+    rlim_t want = base + (rlim_t)job.n * 1024;   /* room for the ranks' region descriptors */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 0;
+    if (rl.rlim_cur < want) {
+        struct rlimit up = rl;
+        up.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+            rl = up;
+    }
+    if (rl.rlim_cur < base + (rlim_t)job.n * 16) {
+        die_msg("-n %d needs at least %llu open descriptors (%d per rank, and room for the "
+                "ranks' regions), but the limit (ulimit -n) is %llu; raise it, or start fewer "
+                "ranks", job.n, (unsigned long long)(base + (rlim_t)job.n * 16), (int)per,
+                (unsigned long long)(rl.rlim_max == RLIM_INFINITY ? rl.rlim_cur : rl.rlim_max));
+        return -1;
+    }
+    job.fd_quota = (int)((rl.rlim_cur - base) / (rlim_t)job.n);
+    return 0;
+}
+
 static int add_env_option(const char *arg)
 {
     size_t name_len = strcspn(arg, "=");
@@ -160,15 +204,29 @@ static int add_env_option(const char *arg)
 
 /* ------------------------------------------------------------- replies */
 
-static int send_reply(int rank, int status, const void *val, size_t len, int fd)
+static int send_typed(int rank, uint32_t type, int status, const void *val, size_t len,
+                      int fd)
 {
     rank_proc_t *rp = &job.ranks[rank];
     if (rp->sock < 0)
         return -1;
-    ordo_boot_msg_t hdr = {.type = ORDO_BOOT_REPLY, .status = status, .keylen = 0,
+    ordo_boot_msg_t hdr = {.type = type, .status = status, .keylen = 0,
                            .vallen = (uint32_t)len};
     ssize_t n = ordo_boot_send(rp->sock, &hdr, NULL, val, fd);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        /* A rank waits for one reply at a time: a full socket means it
+         * stopped reading.  The socket is non-blocking, so one such rank
+         * never holds up the launcher and the others. */
+        close(rp->sock);
+        rp->sock = -1;
+        rank_failed(rank, 1, "stopped reading the launcher's replies");
+    }
     return n < 0 ? -1 : 0;
+}
+
+static int send_reply(int rank, int status, const void *val, size_t len, int fd)
+{
+    return send_typed(rank, ORDO_BOOT_REPLY, status, val, len, fd);
 }
 
 static kv_t *kv_find(const char *key, int want_fd)
@@ -225,6 +283,13 @@ static void barrier_arrive(int rank)
         send_reply(rank, ORDO_ERR_PEER_DEAD, NULL, 0, -1);
         return;
     }
+    if (job.ranks[rank].in_barrier) {
+        /* a rank's client waits for one reply at a time: a second arrival
+         * would complete the barrier without another rank */
+        die_msg("rank %d asked for a barrier while already in one: refused", rank);
+        send_reply(rank, ORDO_ERR_BOOTSTRAP, NULL, 0, -1);
+        return;
+    }
     job.ranks[rank].in_barrier = 1;
     if (++job.barrier_count < job.n)
         return;
@@ -235,14 +300,45 @@ static void barrier_arrive(int rank)
     }
 }
 
-static int kv_store(const char *key, const void *val, size_t len, int fd)
+static void kv_uncount(const kv_t *e)
+{
+    if (e->owner < 0)
+        return;
+    rank_proc_t *rp = &job.ranks[e->owner];
+    if (e->fd >= 0)
+        rp->kv_fds--;
+    else
+        rp->kv_bytes -= sizeof(kv_t) + e->len;
+}
+
+/* 0, -1 (no memory), or -2 (over the owner's quota; said once). */
+static int kv_store(const char *key, const void *val, size_t len, int fd, int owner)
 {
     kv_t *old = kv_find(key, fd >= 0);
+    if (owner >= 0) {
+        rank_proc_t *rp = &job.ranks[owner];
+        size_t held = rp->kv_bytes;
+        if (old && old->owner == owner && fd < 0)
+            held -= sizeof(kv_t) + old->len;
+        int over = fd >= 0 ? rp->kv_fds + (old && old->owner == owner ? 0 : 1) > job.fd_quota
+                           : held + sizeof(kv_t) + len > KV_BYTES_QUOTA;
+        if (over) {
+            if (!rp->refused)
+                die_msg(fd >= 0 ? "rank %d keeps %d descriptors in the launcher, its quota: "
+                                  "refused (each region's memory is one; the launcher's "
+                                  "descriptor limit, ulimit -n, sets the quota)"
+                                : "rank %d keeps %d MiB of bootstrap values, its quota: refused",
+                        owner, fd >= 0 ? job.fd_quota : (int)(KV_BYTES_QUOTA >> 20));
+            rp->refused = 1;
+            return -2;
+        }
+    }
     kv_t *e = calloc(1, sizeof(*e) + len);
     if (e == NULL)
         return -1;
     snprintf(e->key, sizeof(e->key), "%s", key);
     e->fd = fd;
+    e->owner = owner;
     e->len = len;
     if (len)
         memcpy(e->val, val, len);
@@ -253,9 +349,16 @@ static int kv_store(const char *key, const void *val, size_t len, int fd)
                 break;
             }
         }
+        kv_uncount(old);
         if (old->fd >= 0)
             close(old->fd);
         free(old);
+    }
+    if (owner >= 0) {
+        if (fd >= 0)
+            job.ranks[owner].kv_fds++;
+        else
+            job.ranks[owner].kv_bytes += sizeof(kv_t) + len;
     }
     e->next = job.kvs;
     job.kvs = e;
@@ -269,6 +372,7 @@ static void kv_delete_fd(const char *key)
         kv_t *e = *pp;
         if (e->fd >= 0 && strcmp(e->key, key) == 0) {
             *pp = e->next;
+            kv_uncount(e);
             close(e->fd);
             free(e);
             return;
@@ -281,7 +385,12 @@ static void kv_delete_fd(const char *key)
 static void handle_request(int rank)
 {
     rank_proc_t *rp = &job.ranks[rank];
-    union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct ucred))]; } ctl;
+    /* room for more descriptors than a request may carry, so that extra
+     * ones are seen (and closed), not left to leak */
+    union {
+        struct cmsghdr h;
+        char b[CMSG_SPACE(8 * sizeof(int)) + CMSG_SPACE(sizeof(struct ucred))];
+    } ctl;
     struct iovec iov = {job.buf, ORDO_BOOT_MSG_MAX};
     struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
                         .msg_controllen = sizeof(ctl.b)};
@@ -289,16 +398,27 @@ static void handle_request(int rank)
     do {
         n = recvmsg(rp->sock, &mh, MSG_CMSG_CLOEXEC);
     } while (n < 0 && errno == EINTR);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        return;
     if (n <= 0) {   /* the rank closed its end; its exit is seen through the pidfd */
         close(rp->sock);
         rp->sock = -1;
         return;
     }
-    int fd = -1, have_cred = 0;
+    int fd = -1, have_cred = 0, nfds = 0;
     struct ucred cred = {0};
     for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-            memcpy(&fd, CMSG_DATA(c), sizeof(int));
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+            size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (size_t i = 0; i < k; i++) {
+                int one;
+                memcpy(&one, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+                if (nfds++ == 0)
+                    fd = one;
+                else
+                    close(one);
+            }
+        }
         if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {
             memcpy(&cred, CMSG_DATA(c), sizeof(cred));
             have_cred = 1;
@@ -310,6 +430,15 @@ static void handle_request(int rank)
         die_msg("rejected a request on rank %d's socket from pid %d uid %d "
                 "(expected pid %d uid %d)", rank, (int)cred.pid, (int)cred.uid,
                 (int)rp->pid, (int)getuid());
+        if (fd >= 0)
+            close(fd);
+        send_reply(rank, ORDO_ERR_BOOTSTRAP, NULL, 0, -1);
+        return;
+    }
+    if ((mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || nfds > 1) {
+        die_msg("refused a request from rank %d: %s", rank,
+                (mh.msg_flags & MSG_TRUNC) ? "longer than any request may be"
+                : nfds > 1 ? "more than one descriptor attached" : "its descriptors did not fit");
         if (fd >= 0)
             close(fd);
         send_reply(rank, ORDO_ERR_BOOTSTRAP, NULL, 0, -1);
@@ -331,22 +460,49 @@ static void handle_request(int rank)
     switch (hdr.type) {
     case ORDO_BOOT_HELLO:
         rp->state = RANK_INITIALIZED;
+        job.joined++;
         send_reply(rank, ORDO_OK, NULL, 0, -1);
+        if (job.unjoined_exit >= 0) {
+            /* a rank already gone will never join: fail the job now, not
+             * after ORDO_BOOT_TIMEOUT */
+            int gone = job.unjoined_exit;
+            job.unjoined_exit = -1;
+            rank_failed(gone, 1, "exited (status 0) without calling ordo_init, which the "
+                                 "other ranks wait for");
+        }
         break;
     case ORDO_BOOT_FINALIZE:
         rp->state = RANK_FINALIZED;
         send_reply(rank, ORDO_OK, NULL, 0, -1);
         break;
+    case ORDO_BOOT_CANCEL:
+        /* the rank stopped waiting (a time-out): it no longer counts in a
+         * barrier, nor waits for a key; a request already answered stays so */
+        if (rp->in_barrier) {
+            rp->in_barrier = 0;
+            job.barrier_count--;
+        }
+        for (pending_t **pp = &job.pending; *pp;) {
+            pending_t *p = *pp;
+            if (p->rank == rank) {
+                *pp = p->next;
+                free(p);
+            } else {
+                pp = &p->next;
+            }
+        }
+        send_typed(rank, ORDO_BOOT_CANCELLED, ORDO_OK, NULL, 0, -1);
+        break;
     case ORDO_BOOT_PUT:
-        send_reply(rank, kv_store(key, val, hdr.vallen, -1) ? ORDO_ERR_NO_MEMORY : ORDO_OK,
-                   NULL, 0, -1);
+        send_reply(rank, kv_store(key, val, hdr.vallen, -1, rank) ? ORDO_ERR_NO_MEMORY
+                                                                   : ORDO_OK, NULL, 0, -1);
         break;
     case ORDO_BOOT_FD_PUT:
         if (fd < 0) {
             send_reply(rank, ORDO_ERR_INVALID_PARAM, NULL, 0, -1);
             break;
         }
-        if (kv_store(key, NULL, 0, fd)) {
+        if (kv_store(key, NULL, 0, fd, rank)) {
             close(fd);
             send_reply(rank, ORDO_ERR_NO_MEMORY, NULL, 0, -1);
             break;
@@ -393,6 +549,28 @@ static void handle_request(int rank)
 
 /* ------------------------------------------------------------- processes */
 
+static void begin_ending(int sig);
+
+/* The job lost rank (code: its status for the job): say so once, then end
+ * the job, or with --on-failure notify tell the survivors. */
+static void rank_failed(int rank, int code, const char *how)
+{
+    if (job.job_status == 0)
+        job.job_status = code;
+    if (job.ending)
+        return;   /* a consequence of the teardown, not news */
+    die_msg("rank %d (pid %d) %s", rank, (int)job.ranks[rank].pid, how);
+    if (job.health)
+        __atomic_store_n(&job.health[rank], 1, __ATOMIC_RELEASE);
+    if (job.notify) {
+        job.dead_count++;
+        fail_waiters(ORDO_ERR_PEER_DEAD);
+    } else {
+        die_msg("ending the job");
+        begin_ending(SIGTERM);
+    }
+}
+
 static void signal_all(int sig)
 {
     for (int r = 0; r < job.n; r++)
@@ -436,25 +614,17 @@ static void reap(int rank)
     } else if (before == RANK_INITIALIZED) {
         code = 1;
         snprintf(how, sizeof(how), "exited (status 0) without calling ordo_finalize");
+    } else if (before == RANK_STARTED && job.joined > 0) {
+        code = 1;
+        snprintf(how, sizeof(how), "exited (status 0) without calling ordo_init, which the "
+                                   "other ranks wait for");
+    } else if (before == RANK_STARTED && job.unjoined_exit < 0) {
+        job.unjoined_exit = rank;   /* news only if another rank joins */
     }
     if (job.verbose)
         die_msg("rank %d (pid %d) ended: %s", rank, (int)rp->pid, code ? how : "normally");
-    if (code == 0)
-        return;
-    if (job.job_status == 0)
-        job.job_status = code;
-    if (job.ending)
-        return;   /* a consequence of the teardown, not news */
-    die_msg("rank %d (pid %d) %s", rank, (int)rp->pid, how);
-    if (job.health)
-        __atomic_store_n(&job.health[rank], 1, __ATOMIC_RELEASE);
-    if (job.notify) {
-        job.dead_count++;
-        fail_waiters(ORDO_ERR_PEER_DEAD);
-    } else {
-        die_msg("ending the job");
-        begin_ending(SIGTERM);
-    }
+    if (code != 0)
+        rank_failed(rank, code, how);
 }
 
 static pid_t start_rank(int rank, int child_sock, hwloc_topology_t topo, int nunits,
@@ -526,6 +696,7 @@ int main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     job.n = -1;
+    job.unjoined_exit = -1;
     job.nodes = 1;
     job.bind = 1;
     int c;
@@ -593,6 +764,8 @@ int main(int argc, char **argv)
         die_msg("--nodes %d: more groups than the %d ranks", job.nodes, job.n);
         return 2;
     }
+    if (ensure_descriptors() != 0)
+        return 1;
     if (job.netns) {
         char err[256];
         if (ordorun_net_create(&job.net, job.nodes, err, sizeof(err)) != 0) {
@@ -646,11 +819,14 @@ int main(int argc, char **argv)
 
     /* The health page: ranks map it read-only and learn of a dead peer
      * without asking us. */
-    int hfd = memfd_create("ordo-health", MFD_CLOEXEC);
+    /* sealed once mapped here: a rank can map it only read-only, so no
+     * rank can mark another dead */
+    int hfd = memfd_create("ordo-health", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (hfd < 0 || ftruncate(hfd, job.n) < 0 ||
         (job.health = mmap(NULL, (size_t)job.n, PROT_READ | PROT_WRITE, MAP_SHARED, hfd, 0)) ==
             MAP_FAILED ||
-        kv_store(ORDO_BOOT_HEALTH_KEY, NULL, 0, hfd)) {
+        kv_store(ORDO_BOOT_HEALTH_KEY, NULL, 0, hfd, -1) ||
+        fcntl(hfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE) < 0) {
         die_msg("cannot create the job's health page: %s", strerror(errno));
         return 1;
     }
@@ -665,6 +841,7 @@ int main(int argc, char **argv)
         }
         int one = 1;
         setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one));
+        fcntl(sv[0], F_SETFL, O_NONBLOCK);
         if (job.tag_output && ordorun_tag_pipes(r) < 0) {
             die_msg("--tag-output: pipe: %s", strerror(errno));
             close(sv[0]);
@@ -726,9 +903,17 @@ int main(int argc, char **argv)
         }
         int rc = poll(pfds, np, timeout);
         if (rc < 0 && errno != EINTR) {
-            die_msg("poll: %s", strerror(errno));
+            /* nothing can be watched any more: end the job, and wait for
+             * the ranks here instead of polling again */
+            die_msg("poll: %s; ending the job", strerror(errno));
             signal_all(SIGKILL);
             job.job_status = job.job_status ? job.job_status : 1;
+            for (int r = 0; r < job.n; r++)
+                if (job.ranks[r].state != RANK_EXITED) {
+                    waitpid(job.ranks[r].pid, NULL, 0);
+                    job.ranks[r].state = RANK_EXITED;
+                }
+            break;
         }
         if (rc <= 0)
             continue;

@@ -19,6 +19,7 @@ typedef struct boot_ordorun {
     ordo_boot_t super;
     int         fd;
     int         timeout_ms;
+    int         broken;        /* a cancelled request went unanswered: out of step */
     char       *buf;           /* one message */
 } boot_ordorun_t;
 
@@ -65,16 +66,10 @@ static int wait_readable(boot_ordorun_t *b)
     }
 }
 
-/* Receive the reply; value into val (cap bytes), descriptor into *fd_p. */
-static ordo_status_t recv_reply(boot_ordorun_t *b, void *val, size_t cap, size_t *len_p,
-                                int *fd_p)
+/* Read one message from the launcher into b->buf; its header in *hdr_p, a
+ * descriptor it carried in *fd_p (or -1). */
+static ordo_status_t read_msg(boot_ordorun_t *b, ordo_boot_msg_t *hdr_p, int *fd_p)
 {
-    int r = wait_readable(b);
-    if (r == 0) {
-        ordo_error("no answer from the launcher or peers in %d s (ORDO_BOOT_TIMEOUT)",
-                   b->timeout_ms / 1000);
-        return ORDO_ERR_TIMED_OUT;
-    }
     union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } ctl;
     struct iovec iov = {b->buf, ORDO_BOOT_MSG_MAX};
     struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
@@ -91,29 +86,36 @@ static ordo_status_t recv_reply(boot_ordorun_t *b, void *val, size_t cap, size_t
     for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
         if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
             memcpy(&fd, CMSG_DATA(c), sizeof(int));
-    ordo_boot_msg_t hdr;
-    memcpy(&hdr, b->buf, sizeof(hdr));
-    if ((size_t)n < sizeof(hdr) || hdr.type != ORDO_BOOT_REPLY ||
-        sizeof(hdr) + hdr.keylen + hdr.vallen != (size_t)n) {
+    memcpy(hdr_p, b->buf, sizeof(*hdr_p));
+    if ((size_t)n < sizeof(*hdr_p) ||
+        (hdr_p->type != ORDO_BOOT_REPLY && hdr_p->type != ORDO_BOOT_CANCELLED) ||
+        sizeof(*hdr_p) + hdr_p->keylen + hdr_p->vallen != (size_t)n) {
         ordo_error("malformed reply from the launcher");
         if (fd >= 0)
             close(fd);
         return ORDO_ERR_BOOTSTRAP;
     }
-    if (hdr.status != ORDO_OK) {
+    *fd_p = fd;
+    return ORDO_OK;
+}
+
+/* The reply in b->buf: its value into val (cap bytes), its descriptor into
+ * *fd_p; returns the launcher's status. */
+static ordo_status_t take_reply(boot_ordorun_t *b, const ordo_boot_msg_t *hdr, int fd,
+                                void *val, size_t cap, size_t *len_p, int *fd_p)
+{
+    if (hdr->status != ORDO_OK || (val != NULL && hdr->vallen > cap)) {
         if (fd >= 0)
             close(fd);
-        return (ordo_status_t)hdr.status;
+        if (hdr->status != ORDO_OK)
+            return (ordo_status_t)hdr->status;
+        ordo_error("bootstrap value of %u bytes exceeds buffer of %zu", hdr->vallen, cap);
+        return ORDO_ERR_INVALID_PARAM;
     }
-    if (val != NULL) {
-        if (hdr.vallen > cap) {
-            ordo_error("bootstrap value of %u bytes exceeds buffer of %zu", hdr.vallen, cap);
-            return ORDO_ERR_INVALID_PARAM;
-        }
-        memcpy(val, b->buf + sizeof(hdr) + hdr.keylen, hdr.vallen);
-    }
+    if (val != NULL)
+        memcpy(val, b->buf + sizeof(*hdr) + hdr->keylen, hdr->vallen);
     if (len_p)
-        *len_p = hdr.vallen;
+        *len_p = hdr->vallen;
     if (fd_p)
         *fd_p = fd;
     else if (fd >= 0)
@@ -121,15 +123,71 @@ static ordo_status_t recv_reply(boot_ordorun_t *b, void *val, size_t cap, size_t
     return ORDO_OK;
 }
 
+/* The request timed out: tell the launcher to forget it (else a barrier
+ * would count this rank twice when it comes again, and the late reply would
+ * answer the next request), and take its reply if it came meanwhile. */
+static ordo_status_t cancel(boot_ordorun_t *b, void *val, size_t cap, size_t *len_p, int *fd_p)
+{
+    ordo_status_t st = send_msg(b, ORDO_BOOT_CANCEL, NULL, NULL, 0, -1);
+    ordo_status_t got = ORDO_ERR_TIMED_OUT;
+    int saved = b->timeout_ms;
+    b->timeout_ms = 5000;   /* the launcher answers at once, unless it is stuck */
+    while (st == ORDO_OK) {
+        if (wait_readable(b) <= 0) {
+            st = ORDO_ERR_BOOTSTRAP;
+            break;
+        }
+        ordo_boot_msg_t hdr;
+        int fd;
+        if ((st = read_msg(b, &hdr, &fd)) != ORDO_OK)
+            break;
+        if (hdr.type == ORDO_BOOT_CANCELLED)
+            break;
+        got = take_reply(b, &hdr, fd, val, cap, len_p, fd_p);   /* it came after all */
+    }
+    b->timeout_ms = saved;
+    if (st != ORDO_OK) {
+        b->broken = 1;
+        ordo_error("the launcher did not answer the cancel of a timed-out request: "
+                   "bootstrap calls now fail");
+        return ORDO_ERR_BOOTSTRAP;
+    }
+    if (got == ORDO_ERR_TIMED_OUT)
+        ordo_error("no answer from the launcher or peers in %d s (ORDO_BOOT_TIMEOUT)",
+                   saved / 1000);
+    return got;
+}
+
 static ordo_status_t call(ordo_boot_t *base, uint32_t type, const char *key,
                           const void *val, size_t len, int fd_out, void *out, size_t cap,
                           size_t *len_p, int *fd_p)
 {
     boot_ordorun_t *b = (boot_ordorun_t *)base;
+    if (b->broken) {
+        ordo_error("the launcher connection is out of step after a time-out");
+        return ORDO_ERR_BOOTSTRAP;
+    }
     ordo_status_t st = send_msg(b, type, key, val, len, fd_out);
     if (st != ORDO_OK)
         return st;
-    return recv_reply(b, out, cap, len_p, fd_p);
+    int r = wait_readable(b);
+    if (r == 0)
+        return cancel(b, out, cap, len_p, fd_p);
+    if (r < 0) {
+        ordo_error("waiting for the launcher: poll: %s", strerror(errno));
+        return ORDO_ERR_BOOTSTRAP;
+    }
+    ordo_boot_msg_t hdr;
+    int fd;
+    if ((st = read_msg(b, &hdr, &fd)) != ORDO_OK)
+        return st;
+    if (hdr.type != ORDO_BOOT_REPLY) {
+        if (fd >= 0)
+            close(fd);
+        ordo_error("the launcher answered a request it was not sent");
+        return ORDO_ERR_BOOTSTRAP;
+    }
+    return take_reply(b, &hdr, fd, out, cap, len_p, fd_p);
 }
 
 static ordo_status_t or_put(ordo_boot_t *b, const char *key, const void *val, size_t len)

@@ -35,7 +35,12 @@ typedef enum ordo_boot_msg_type {
     ORDO_BOOT_FD_GET   = 6,  /* key; reply carries a duplicate descriptor */
     ORDO_BOOT_FD_DEL   = 7,  /* key: the launcher closes its copy */
     ORDO_BOOT_FINALIZE = 8,  /* rank -> launcher: ordo_finalize completed */
-    ORDO_BOOT_REPLY    = 64  /* launcher -> rank */
+    ORDO_BOOT_CANCEL   = 9,  /* rank -> launcher: it gave up waiting for its request (a
+                              * time-out): forget the request (a barrier arrival, a get
+                              * waiting for its key) */
+    ORDO_BOOT_REPLY    = 64, /* launcher -> rank */
+    ORDO_BOOT_CANCELLED = 65 /* launcher -> rank: answers CANCEL; a reply that came
+                              * before it answered the request cancelled */
 } ordo_boot_msg_type_t;
 
 typedef struct ordo_boot_msg {

@@ -10,9 +10,17 @@
  *   probe size N             fails unless the job has N ranks (a launcher's job
  *                            must never become N singletons); then as "ok"
  *   probe transport          each rank prints the transport to every other rank:
- *                            "transport R -> S: text" */
+ *                            "transport R -> S: text"
+ *   probe late R MS          rank R comes to the barrier MS ms late; the others'
+ *                            barrier times out (run with ORDO_BOOT_TIMEOUT=1), and
+ *                            their next barrier waits for R; then everyone
+ *                            allocates a region: "late R: first S1, second S2
+ *                            after T ms, region ok" */
+#define _GNU_SOURCE
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -75,6 +83,27 @@ int main(int argc, char **argv)
         printf("rank %d barrier: %s\n", me, ordo_status_string(st));
         ordo_finalize();
         return st == ORDO_ERR_PEER_DEAD ? 0 : 20;
+    }
+    if (strcmp(mode, "late") == 0) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        ordo_status_t first = ORDO_OK, second;
+        if (me == who)
+            usleep((useconds_t)arg * 1000);
+        else
+            first = ordo_barrier();
+        second = ordo_barrier();
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+        ordo_region_h r;
+        void *base;
+        ordo_status_t reg = ordo_region_alloc(1 << 16, 0, &r, &base);
+        printf("late %d: first %s, second %s after %ld ms, region %s\n", me,
+               ordo_status_string(first), ordo_status_string(second), ms,
+               reg == ORDO_OK ? "ok" : ordo_status_string(reg));
+        if (reg == ORDO_OK)
+            ordo_region_free(r);
+        return ordo_finalize() == ORDO_OK && reg == ORDO_OK && second == ORDO_OK ? 0 : 20;
     }
     if (strcmp(mode, "wait") == 0) {
         signal(SIGINT, on_signal);

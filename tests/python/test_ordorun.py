@@ -7,6 +7,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -77,6 +78,71 @@ def test_exit_without_finalize(bindir):
     r = run(bindir, "-n", "2", probe(bindir), "nofinalize", "0")
     assert r.returncode != 0
     assert "rank 0" in r.stderr and "without calling ordo_finalize" in r.stderr
+
+
+@pytest.mark.parametrize("gone_first", [True, False])
+def test_rank_that_never_joins_fails_the_job_at_once(bindir, gone_first):
+    # rank 1 ends (status 0) without ordo_init, before or after the others
+    # called it: they must not wait for ORDO_BOOT_TIMEOUT (300 s)
+    script = (f'if [ "$ORDO_RANK" = 1 ]; then {"" if gone_first else "sleep 1;"} exit 0; fi; '
+              f'{"sleep 1;" if gone_first else ""} exec {probe(bindir)} ok')
+    t0 = time.monotonic()
+    r = run(bindir, "-n", "3", "sh", "-c", script, timeout=60)
+    assert time.monotonic() - t0 < 20, r.stderr
+    assert r.returncode != 0
+    assert "rank 1 (pid" in r.stderr and "without calling ordo_init" in r.stderr, r.stderr
+
+
+def test_barrier_after_a_timed_out_barrier_waits_for_the_late_rank(bindir):
+    # rank 1 is 1.6 s late; rank 0's first barrier times out after 1 s, its
+    # second must wait for rank 1 (it once counted rank 0 twice and returned
+    # at once), and the late reply must not answer a later request
+    r = run(bindir, "-n", "2", probe(bindir), "late", "1", "1600",
+            env={**os.environ, "ORDO_BOOT_TIMEOUT": "1"}, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = dict(ln.split(": ", 1) for ln in r.stdout.splitlines() if ln.startswith("late "))
+    first, rest = lines["late 0"].split(", second ")
+    assert first == "first timed out", lines
+    assert rest.startswith("success after "), lines
+    assert int(rest.split(" after ")[1].split()[0]) >= 1500, lines
+    assert lines["late 1"].endswith("region ok") and lines["late 0"].endswith("region ok")
+
+
+def _nofile(soft: int, hard: int):
+    import resource
+
+    def set_limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return set_limit
+
+
+def test_descriptor_limit_is_raised_or_named(bindir):
+    # 300 ranks need 2 descriptors each and room for their regions': with a
+    # hard limit of 256 the launcher says so at once (it used to spin on
+    # poll: EINVAL, deaf to SIGTERM); with room under the hard limit it
+    # raises its own soft limit
+    t0 = time.monotonic()
+    r = run(bindir, "-n", "300", "/bin/true", preexec_fn=_nofile(256, 256))
+    assert time.monotonic() - t0 < 10
+    assert r.returncode == 1
+    assert "-n 300 needs at least" in r.stderr and "(ulimit -n) is 256" in r.stderr
+    r = run(bindir, "-n", "300", "--bind", "none", "/bin/true", preexec_fn=_nofile(256, 8192),
+            timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
+def test_large_eager_limit_costs_nothing_until_used(bindir):
+    # ORDO_EAGER_MAX=256M: 8 bounce buffers of 256 MiB per lane were zeroed
+    # at init (2 GiB and 7 s per rank); they are now touched only when used
+    code = ("import resource, subprocess, sys; "
+            "r = subprocess.run(sys.argv[1:]); "
+            "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    r = subprocess.run([sys.executable, "-c", code, str(bindir / "ordorun"), "-n", "2",
+                        probe(bindir), "ok"], capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "ORDO_EAGER_MAX": "256M"})
+    status, maxrss_kib = map(int, r.stdout.split()[-2:])
+    assert status == 0, r.stderr
+    assert maxrss_kib < 256 * 1024, maxrss_kib
 
 
 def test_notify_survivors(bindir):
