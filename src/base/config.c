@@ -170,8 +170,9 @@ static const ordo_setting_t settings[] = {
      FIELD(ofi_msg_bundle), 0, 0},
     {"ORDO_OFI_MR_LOCAL", ORDO_SETTING_INT, "0",
      "1: register local buffers with the ofi transport's provider even where it needs no "
-     "local registration (tcp), so the registration paths run", NULL, FIELD(ofi_mr_local), 0,
-     0},
+     "local registration (tcp), so the registration paths run; 2: also pin what is registered "
+     "(mlock), counted against the locked-memory limit (ulimit -l) as a NIC's registrations "
+     "are, where the provider pins nothing itself", NULL, FIELD(ofi_mr_local), 0, 0},
     {"ORDO_BOUNCE_MAX", ORDO_SETTING_SIZE, "4K",
      "Network transports that need local buffers registered: a put or get of at most this "
      "many bytes from memory outside the regions is copied through a pre-registered bounce "
@@ -416,8 +417,8 @@ ordo_status_t ordo_config_load(void)
                    cfg.ofi_put_batch_max);
         return ORDO_ERR_INVALID_PARAM;
     }
-    if (cfg.ofi_mr_local > 1) {
-        ordo_error("ORDO_OFI_MR_LOCAL=%d: 0 or 1", cfg.ofi_mr_local);
+    if (cfg.ofi_mr_local < 0 || cfg.ofi_mr_local > 2) {
+        ordo_error("ORDO_OFI_MR_LOCAL=%d: 0, 1 or 2", cfg.ofi_mr_local);
         return ORDO_ERR_INVALID_PARAM;
     }
     if ((cfg.eager_buffers > 65535)) {

@@ -321,6 +321,11 @@ void ordo_rcache_destroy(ordo_rcache_t *rc)
 
 void *ordo_rcache_handle(const ordo_rcache_entry_t *e) { return e->handle; }
 
+uintptr_t ordo_rcache_start(const ordo_rcache_entry_t *e)
+{
+    return e->start;
+}
+
 ordo_status_t ordo_rcache_get(ordo_rcache_t *rc, void *addr, size_t len,
                               ordo_rcache_entry_t **entry_p)
 {

@@ -40,6 +40,9 @@ void          ordo_rcache_destroy(ordo_rcache_t *rc);
 ordo_status_t ordo_rcache_get(ordo_rcache_t *rc, void *addr, size_t len,
                               ordo_rcache_entry_t **entry_p);
 void         *ordo_rcache_handle(const ordo_rcache_entry_t *entry);
+/* The first byte the entry's registration covers (page aligned, at or
+ * before the address asked for). */
+uintptr_t     ordo_rcache_start(const ordo_rcache_entry_t *entry);
 void          ordo_rcache_put(ordo_rcache_t *rc, ordo_rcache_entry_t *entry);
 
 #endif

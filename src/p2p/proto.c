@@ -164,7 +164,8 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
         if (r->proto == PROTO_RGET && p2p->single_copy && r->len) {
             if (r->mem)   /* exposed on an attempt that found the queue full */
                 f->ops->mem_release(f, r->mem);
-            ordo_tl_mem_params_t mp = {.addr = r->buf, .size = r->len, .memfd = -1};
+            ordo_tl_mem_params_t mp = {.addr = r->buf, .size = r->len, .memfd = -1,
+                                       .transient = 1};
             if (f->ops->mem_expose(f, &mp, &r->mem, blob, &bloblen) != ORDO_OK) {
                 r->mem = NULL;
                 bloblen = 0;   /* the receiver falls back to the pipeline */
@@ -362,15 +363,22 @@ static int split_start(p2p_req_t *r, ordo_tl_iface_t *f)
 {
     if (ordo_config.rndv_split == 0 || r->deliver < ordo_config.rndv_split)
         return 0;
+    /* the halves meet on a page boundary, which must lie inside the
+     * message (a message of a page or two, under a small ORDO_RNDV_SPLIT,
+     * is not split) */
+    size_t split = (r->deliver / 2 + 4095) & ~(size_t)4095;
+    if (split >= r->deliver)
+        return 0;
     char blob[ORDO_TL_BLOB_MAX];
     size_t bloblen = 0;
-    ordo_tl_mem_params_t mp = {.addr = r->buf, .size = r->deliver, .memfd = -1};
+    ordo_tl_mem_params_t mp = {.addr = r->buf, .size = r->deliver, .memfd = -1,
+                               .transient = 1};
     if (f->ops->mem_expose(f, &mp, &r->mem, blob, &bloblen) != ORDO_OK) {
         r->mem = NULL;
         return 0;
     }
     r->proto = PROTO_SPLIT;
-    r->split = (r->deliver / 2 + 4095) & ~(size_t)4095;
+    r->split = split;
     r->parts = 0;
     r->moved = 0;
     /* CTS: len = bytes accepted, rreq = us, seq = split offset in pages */
@@ -397,7 +405,7 @@ static void split_sender(int src, p2p_req_t *r, const p2p_hdr_t *h, void *blob, 
 {
     ordo_tl_iface_t *f = ordo_iface_of(src);
     r->proto = PROTO_SPLIT;
-    r->split = (size_t)h->seq << 12;
+    r->split = ORDO_MIN((size_t)h->seq << 12, r->deliver);   /* the peer's word: bounded */
     r->phase = PHASE_DATA;   /* parts may already count the receiver's FIN */
     ordo_status_t st = f->ops->rkey_open(f, src, blob, bloblen, &r->rkey);
     if (st != ORDO_OK) {
@@ -446,7 +454,8 @@ static void start_rendezvous_recv(p2p_req_t *r, p2p_msg_t *m)
     char blob[ORDO_TL_BLOB_MAX];
     size_t bloblen = 0;
     if (m->proto == PROTO_RPUT && p2p->single_copy) {
-        ordo_tl_mem_params_t mp = {.addr = r->buf, .size = r->deliver, .memfd = -1};
+        ordo_tl_mem_params_t mp = {.addr = r->buf, .size = r->deliver, .memfd = -1,
+                                   .transient = 1};
         if (f->ops->mem_expose(f, &mp, &r->mem, blob, &bloblen) == ORDO_OK)
             h.proto = PROTO_RPUT;
         else

@@ -113,6 +113,9 @@ typedef struct ordo_tl_mem_params {
     size_t   size;
     int      memfd;         /* >= 0: addr is mapped from this shared file ... */
     size_t   memfd_offset;  /* ... at this offset; -1: plain process memory */
+    int      transient;     /* a buffer exposed for one transfer (a rendezvous), not a
+                             * region: a transport that registers memory may serve it
+                             * from its registration cache */
 } ordo_tl_mem_params_t;
 
 #define ORDO_TL_BLOB_MAX 128
@@ -200,6 +203,7 @@ struct ordo_tl_iface {
     uint64_t pio_ops, engine_ops, single_copy_ops;
     /* memory registration of local buffers (network transports) */
     uint64_t registrations, registration_ns, bounce_ops;
+    uint64_t pinned_bytes;        /* a gauge: what registrations hold pinned now */
     uint64_t puts_batched, put_batches;   /* short puts gathered into messages */
     uint64_t msgs_bundled, msg_bundles;   /* short messages gathered into one */
     ordo_rcache_counters_t rcache;

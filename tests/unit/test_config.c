@@ -63,8 +63,10 @@ int main(void)
     setenv("ORDO_OFI_LANES", "0", 1);
     CHECK_STATUS(ordo_config_load(), ORDO_ERR_INVALID_PARAM);
     setenv("ORDO_OFI_LANES", "4", 1);
-    setenv("ORDO_OFI_MR_LOCAL", "2", 1);
+    setenv("ORDO_OFI_MR_LOCAL", "3", 1);
     CHECK_STATUS(ordo_config_load(), ORDO_ERR_INVALID_PARAM);
+    setenv("ORDO_OFI_MR_LOCAL", "2", 1);   /* pin, as a NIC would */
+    CHECK_OK(ordo_config_load());
     setenv("ORDO_OFI_MR_LOCAL", "1", 1);
     setenv("ORDO_BOUNCE_MAX", "2M", 1);
     CHECK_STATUS(ordo_config_load(), ORDO_ERR_INVALID_PARAM);

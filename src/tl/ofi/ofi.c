@@ -494,6 +494,8 @@ static ordo_status_t open_iface(const ordo_tl_params_t *params, ordo_tl_iface_t 
     o->info_relaxed->tx_attr->msg_order = o->info_relaxed->rx_attr->msg_order = FI_ORDER_NONE;
     o->mr_mode = info->domain_attr->mr_mode;
     o->mr_local = (o->mr_mode & FI_MR_LOCAL) || ordo_config.ofi_mr_local;
+    /* a NIC's provider pins its registrations itself */
+    o->pin = ordo_config.ofi_mr_local == 2 && !ofi_hardware_provider(info->fabric_attr->prov_name);
     o->mr_per_lane = (o->mr_mode & FI_MR_ENDPOINT) != 0;
     o->max_msg = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : SIZE_MAX;
     o->inject_max = info->tx_attr->inject_size;
@@ -595,10 +597,11 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
 {
     if (iface) {
         ofi_iface_t *o = (ofi_iface_t *)iface;
-        int n = snprintf(buf, len, "ofi %s on %s, %d lane%s%s%s",
+        int n = snprintf(buf, len, "ofi %s on %s, %d lane%s%s%s%s",
                          o->info->fabric_attr->prov_name, o->info->domain_attr->name,
                          o->nlanes, o->nlanes > 1 ? "s" : "",
                          o->mr_local ? ", local registration" : "",
+                         o->pin ? ", pages pinned" : "",
                          o->rcache[0] ? " with a registration cache" : "");
         if (o->batch_max && n > 0 && (size_t)n < len)
             n += snprintf(buf + n, len - (size_t)n, ", puts up to %zu B batched", o->batch_max);

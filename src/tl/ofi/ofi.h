@@ -147,6 +147,7 @@ struct ordo_tl_mem {
     char               *addr;
     size_t              size;
     struct fid_mr      *mr[OFI_LANES_MAX];   /* one, or one per lane (FI_MR_ENDPOINT) */
+    ordo_rcache_entry_t *cached[OFI_LANES_MAX];   /* where mr[] came from the cache */
     struct ordo_tl_mem *next;
 };
 
@@ -255,7 +256,13 @@ typedef struct ofi_iface {
     struct ofi_rc_arg {
         struct ofi_iface *o;
         unsigned          lane;
+        int               ret;       /* the provider's answer to the last registration */
     } rc_arg[OFI_LANES_MAX];
+    /* pinning emulated (ORDO_OFI_MR_LOCAL=2; ofi_mr.c) */
+    int                pin;
+    struct ofi_pin    *pins;          /* what each pinned registration locked */
+    int                pin_refused;   /* the last try: 1 over the limit, 2 mlock refused */
+    int                pin_errno;
     ofi_buf_t         *rx_parked_head, *rx_parked_tail;  /* arrived, not yet handed up */
     ofi_buf_t         *rx_repost;     /* receive buffers the provider refused for now */
     unsigned           held[OFI_LANES_MAX];   /* receive buffers the layer above keeps */
@@ -360,6 +367,10 @@ void          ofi_amo_serve(ofi_iface_t *o, int src, unsigned lane, const ofi_am
 void          ofi_amo_reply(ofi_iface_t *o, int src, const ofi_amo_rep_t *rep);
 unsigned      ofi_backlog_retry(ofi_iface_t *o);
 unsigned      ofi_report_done(ofi_iface_t *o);
+int           ofi_mr_reg(ofi_iface_t *o, void *addr, size_t len, uint64_t access, unsigned lane,
+                         struct fid_mr **mr_p);
+void          ofi_mr_close(ofi_iface_t *o, struct fid_mr *mr);
+ordo_status_t ofi_mr_error(ofi_iface_t *o, const char *what, size_t len, int ret);
 ordo_status_t ofi_rma_open(ofi_iface_t *o);
 void          ofi_rma_close(ofi_iface_t *o);
 ofi_op_t     *ofi_op_new(ofi_iface_t *o);

@@ -70,19 +70,10 @@ ordo_status_t ofi_am_open(ofi_iface_t *o)
     }
     if (o->mr_local) {
         for (int l = 0; l < (o->mr_per_lane ? o->nlanes : 1); l++) {
-            int ret = fi_mr_reg(o->domain, o->pool, o->pool_len, FI_SEND | FI_RECV, 0,
-                                o->next_key++, 0, &o->pool_mr[l], NULL);
-            if (ret == 0 && o->mr_per_lane) {
-                ret = fi_mr_bind(o->pool_mr[l], &o->lane[l].ep->fid, 0);
-                if (ret == 0)
-                    ret = fi_mr_enable(o->pool_mr[l]);
-            }
-            if (ret != 0) {
-                ordo_error("ofi: cannot register %zu bytes of message buffers: %s (is the "
-                           "locked-memory limit, ulimit -l, too low?)", o->pool_len,
-                           fi_strerror(-ret));
-                return ofi_status(ret);
-            }
+            int ret = ofi_mr_reg(o, o->pool, o->pool_len, FI_SEND | FI_RECV, (unsigned)l,
+                                 &o->pool_mr[l]);
+            if (ret != 0)
+                return ofi_mr_error(o, "message buffers", o->pool_len, ret);
         }
     }
     for (size_t i = 0; i < nbufs; i++) {
@@ -108,8 +99,7 @@ void ofi_am_close(ofi_iface_t *o)
     }
     o->rx_parked_head = o->rx_parked_tail = NULL;
     for (int l = 0; l < OFI_LANES_MAX; l++)
-        if (o->pool_mr[l])
-            fi_close(&o->pool_mr[l]->fid);
+        ofi_mr_close(o, o->pool_mr[l]);
     free(o->pool);
     free(o->bufs);
 }

@@ -33,42 +33,57 @@ typedef struct ofi_blob {
 
 /* ------------------------------------------------------------ exposure */
 
-static ordo_status_t reg_error(ofi_iface_t *o, const char *what, size_t len, int ret)
-{
-    ordo_error("ofi (%s): cannot register %zu bytes of %s: %s%s", o->info->fabric_attr->prov_name,
-               len, what, fi_strerror(-ret),
-               ret == -FI_ENOMEM || ret == -FI_EAGAIN
-                   ? " (the locked-memory limit, ulimit -l, or the provider's registration "
-                     "limit was reached)"
-                   : "");
-    return ofi_status(ret);
-}
+#define OFI_ACCESS_ALL (FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)
 
-/* Register [addr, addr+len) for access, bound to lane's endpoint where the
- * provider wants that. */
-static int reg(ofi_iface_t *o, void *addr, size_t len, uint64_t access, unsigned lane,
-               struct fid_mr **mr_p)
+/* A registration of [addr, addr+len) from lane's registration cache; what
+ * failed is logged as a registration of `what`. */
+static ordo_status_t cached_reg(ofi_iface_t *o, unsigned lane, void *addr, size_t len,
+                                const char *what, ordo_rcache_entry_t **entry_p)
 {
-    int ret = fi_mr_reg(o->domain, addr, len, access, 0, o->next_key++, 0, mr_p, NULL);
-    if (ret == 0 && o->mr_per_lane) {
-        ret = fi_mr_bind(*mr_p, &o->lane[lane].ep->fid, 0);
-        if (ret == 0)
-            ret = fi_mr_enable(*mr_p);
-        if (ret != 0) {
-            fi_close(&(*mr_p)->fid);
-            *mr_p = NULL;
-        }
-    }
-    return ret;
+    unsigned i = o->mr_per_lane ? lane : 0;
+    o->rc_arg[i].ret = 0;
+    ordo_status_t st = ordo_rcache_get(o->rcache[i], addr, len, entry_p);
+    if (st == ORDO_OK)
+        return ORDO_OK;
+    if (o->rc_arg[i].ret != 0)
+        return ofi_mr_error(o, what, len, o->rc_arg[i].ret);
+    ordo_error("ofi: cannot cache a registration of %zu bytes of %s: %s", len, what,
+               ordo_status_string(st));
+    return st;
 }
 
 static void mem_free(ofi_iface_t *o, struct ordo_tl_mem *m)
 {
-    (void)o;
-    for (int l = 0; l < OFI_LANES_MAX; l++)
-        if (m->mr[l])
-            fi_close(&m->mr[l]->fid);
+    for (int l = 0; l < OFI_LANES_MAX; l++) {
+        if (m->cached[l])
+            ordo_rcache_put(o->rcache[o->mr_per_lane ? l : 0], m->cached[l]);
+        else
+            ofi_mr_close(o, m->mr[l]);
+    }
     free(m);
+}
+
+/* Lane l's registration of exposed memory: a transient exposure's (a
+ * rendezvous buffer's) from the registration cache where there is one, so a
+ * buffer sent or received again is not registered again; else one of its
+ * own.  *start_p: the registration's first byte. */
+static ordo_status_t expose_one(ofi_iface_t *o, const ordo_tl_mem_params_t *p, unsigned l,
+                                struct ordo_tl_mem *m, uintptr_t *start_p)
+{
+    const char *what = p->transient ? "a message buffer" : "a region";
+    if (p->transient && o->rcache[o->mr_per_lane ? l : 0]) {
+        ordo_status_t st = cached_reg(o, l, p->addr, p->size, what, &m->cached[l]);
+        if (st != ORDO_OK)
+            return st;
+        m->mr[l] = ordo_rcache_handle(m->cached[l]);
+        *start_p = ordo_rcache_start(m->cached[l]);
+        return ORDO_OK;
+    }
+    int ret = ofi_mr_reg(o, p->addr, p->size, OFI_ACCESS_ALL, l, &m->mr[l]);
+    if (ret != 0)
+        return ofi_mr_error(o, what, p->size, ret);
+    *start_p = (uintptr_t)p->addr;
+    return ORDO_OK;
 }
 
 ordo_status_t ofi_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t *p,
@@ -86,18 +101,19 @@ ordo_status_t ofi_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t 
     if (p->size > 0) {
         int nmr = o->mr_per_lane ? o->nlanes : 1;
         for (int l = 0; l < nmr; l++) {
-            int ret = reg(o, p->addr, p->size,
-                          FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE, (unsigned)l,
-                          &m->mr[l]);
-            if (ret != 0) {
-                ordo_status_t st = reg_error(o, "a region", p->size, ret);
+            uintptr_t start;
+            ordo_status_t st = expose_one(o, p, (unsigned)l, m, &start);
+            if (st != ORDO_OK) {
                 mem_free(o, m);
                 return st;
             }
+            /* remote addresses count from the registration's first byte
+             * (or its base, for raw keys) unless they are virtual */
+            uint64_t into = (uint64_t)((uintptr_t)p->addr - start);
             if (o->mr_mode & FI_MR_RAW) {
                 size_t room = OFI_KEYS_MAX - (size_t)l * h.keylen, ks = room;
                 uint64_t base = 0;
-                ret = fi_mr_raw_attr(m->mr[l], &base, keys + (size_t)l * h.keylen, &ks, 0);
+                int ret = fi_mr_raw_attr(m->mr[l], &base, keys + (size_t)l * h.keylen, &ks, 0);
                 if (ret != 0 || (l > 0 && ks != h.keylen)) {
                     ordo_error("ofi (%s): raw memory keys do not fit in a region record "
                                "(%zu bytes for %d keys): %s", o->info->fabric_attr->prov_name,
@@ -106,7 +122,7 @@ ordo_status_t ofi_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t 
                     return ORDO_ERR_UNSUPPORTED;
                 }
                 h.keylen = (uint16_t)ks;
-                h.raddr = base;
+                h.raddr = base + into;
             } else {
                 uint64_t key = fi_mr_key(m->mr[l]);
                 if (key == FI_KEY_NOTAVAIL) {
@@ -117,7 +133,7 @@ ordo_status_t ofi_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t 
                 }
                 h.keylen = 8;
                 memcpy(keys + (size_t)l * 8, &key, 8);
-                h.raddr = (o->mr_mode & FI_MR_VIRT_ADDR) ? h.addr : 0;
+                h.raddr = (o->mr_mode & FI_MR_VIRT_ADDR) ? h.addr : into;
             }
         }
         h.nkeys = (uint16_t)nmr;
@@ -220,8 +236,7 @@ ofi_op_t *ofi_op_new(ofi_iface_t *o)
 
 void ofi_op_release(ofi_iface_t *o, ofi_op_t *op)
 {
-    if (op->local_mr)
-        fi_close(&op->local_mr->fid);
+    ofi_mr_close(o, op->local_mr);
     op->local_mr = NULL;
     if (op->bounce)
         o->bounce_free[o->bounce_top++] = op->bounce;
@@ -257,34 +272,39 @@ static ordo_status_t local_desc(ofi_iface_t *o, ofi_op_t *op, uint64_t access)
         o->super.bounce_ops++;
         return ORDO_OK;
     }
-    ordo_rcache_t *rc = o->rcache[o->mr_per_lane ? op->lane : 0];
-    if (rc) {
-        ordo_status_t st = ordo_rcache_get(rc, op->local, op->len, &op->cached);
+    if (o->rcache[o->mr_per_lane ? op->lane : 0]) {
+        ordo_status_t st = cached_reg(o, op->lane, op->local, op->len, "a local buffer",
+                                      &op->cached);
         if (st != ORDO_OK)
             return st;
         op->local_desc = fi_mr_desc(ordo_rcache_handle(op->cached));
         return ORDO_OK;
     }
     uint64_t t0 = ordo_time_ns();
-    int ret = reg(o, op->local, op->len, access, op->lane, &op->local_mr);
+    int ret = ofi_mr_reg(o, op->local, op->len, access, op->lane, &op->local_mr);
     if (ret != 0)
-        return reg_error(o, "a local buffer", op->len, ret);
+        return ofi_mr_error(o, "a local buffer", op->len, ret);
     o->super.registrations++;
     o->super.registration_ns += ordo_time_ns() - t0;
     op->local_desc = fi_mr_desc(op->local_mr);
     return ORDO_OK;
 }
 
-/* The registration cache's calls into the provider. */
+/* The registration cache's calls into the provider.  Its registrations
+ * serve local descriptors and rendezvous exposures alike, so they allow
+ * remote access (as MPI libraries' caches register); a key is sent only to
+ * the peer of a rendezvous.  A failure is logged by cached_reg, once the
+ * cache has given back what it could and tried again. */
 static ordo_status_t rc_reg(void *arg, void *addr, size_t len, void **handle_p)
 {
     struct ofi_rc_arg *a = arg;
     ofi_iface_t *o = a->o;
     uint64_t t0 = ordo_time_ns();
     struct fid_mr *mr = NULL;
-    int ret = reg(o, addr, len, FI_READ | FI_WRITE, a->lane, &mr);
+    int ret = ofi_mr_reg(o, addr, len, OFI_ACCESS_ALL, a->lane, &mr);
+    a->ret = ret;
     if (ret != 0)
-        return reg_error(o, "a local buffer", len, ret);
+        return ofi_status(ret);
     o->super.registrations++;
     o->super.registration_ns += ordo_time_ns() - t0;
     *handle_p = mr;
@@ -293,16 +313,15 @@ static ordo_status_t rc_reg(void *arg, void *addr, size_t len, void **handle_p)
 
 static void rc_dereg(void *arg, void *handle)
 {
-    (void)arg;
-    fi_close(&((struct fid_mr *)handle)->fid);
+    ofi_mr_close(((struct ofi_rc_arg *)arg)->o, handle);
 }
 
 static const ordo_rcache_ops_t rc_ops = {.reg = rc_reg, .dereg = rc_dereg};
 
 ordo_status_t ofi_rma_open(ofi_iface_t *o)
 {
-    if (!o->mr_local)
-        return ORDO_OK;
+    /* The cache serves rendezvous buffers on every provider (remote access
+     * needs a registration everywhere), local buffers where they need one. */
     if (ordo_config.rcache_max > 0) {
         for (int l = 0; l < (o->mr_per_lane ? o->nlanes : 1); l++) {
             o->rc_arg[l] = (struct ofi_rc_arg){.o = o, .lane = (unsigned)l};
@@ -316,7 +335,7 @@ ordo_status_t ofi_rma_open(ofi_iface_t *o)
                 return st;
         }
     }
-    if (ordo_config.bounce_max == 0)
+    if (!o->mr_local || ordo_config.bounce_max == 0)
         return ORDO_OK;
     o->bounce_size = ordo_config.bounce_max;
     o->nbounce = 64;
@@ -328,9 +347,10 @@ ordo_status_t ofi_rma_open(ofi_iface_t *o)
         return ORDO_ERR_NO_MEMORY;
     }
     for (int l = 0; l < (o->mr_per_lane ? o->nlanes : 1); l++) {
-        int ret = reg(o, o->bounce_pool, len, FI_READ | FI_WRITE, (unsigned)l, &o->bounce_mr[l]);
+        int ret = ofi_mr_reg(o, o->bounce_pool, len, FI_READ | FI_WRITE, (unsigned)l,
+                             &o->bounce_mr[l]);
         if (ret != 0)
-            return reg_error(o, "bounce buffers", len, ret);
+            return ofi_mr_error(o, "bounce buffers", len, ret);
     }
     for (unsigned i = 0; i < o->nbounce; i++)
         o->bounce_free[o->bounce_top++] = o->bounce_pool + (size_t)i * o->bounce_size;
@@ -731,6 +751,11 @@ void ofi_rma_close(ofi_iface_t *o)
         ofi_op_release(o, op);
     }
     o->done_tail = NULL;
+    while (o->mems) {   /* before the caches: a rendezvous buffer's goes back to one */
+        struct ordo_tl_mem *m = o->mems;
+        o->mems = m->next;
+        mem_free(o, m);
+    }
     for (int l = 0; l < OFI_LANES_MAX; l++)
         ordo_rcache_destroy(o->rcache[l]);
     while (o->op_free) {
@@ -743,15 +768,9 @@ void ofi_rma_close(ofi_iface_t *o)
         o->reply_backlog = r->next;
         free(r);
     }
-    while (o->mems) {
-        struct ordo_tl_mem *m = o->mems;
-        o->mems = m->next;
-        mem_free(o, m);
-    }
     free(o->reply_slot);
     for (int l = 0; l < OFI_LANES_MAX; l++)
-        if (o->bounce_mr[l])
-            fi_close(&o->bounce_mr[l]->fid);
+        ofi_mr_close(o, o->bounce_mr[l]);
     free(o->bounce_pool);
     free(o->bounce_free);
 }
