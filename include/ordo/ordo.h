@@ -159,7 +159,10 @@ enum {
 
 /* Collective over all ranks: each rank allocates size bytes (sizes may
  * differ per rank; 0 is allowed) zero-filled and remotely accessible.
- * *addr_p is the local address. */
+ * *addr_p is the local address.  The memory is backed as it is touched; a
+ * size that could never be backed (more than memory and swap, the commit
+ * limit under strict overcommit, or the process's cgroup limit) fails at
+ * once with ORDO_ERR_NO_MEMORY and a log line naming the limit. */
 ORDO_API ordo_status_t ordo_region_alloc(size_t size, unsigned flags,
                                          ordo_region_h *region_p, void **addr_p);
 
@@ -461,7 +464,9 @@ ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t le
 /* Blocking receive into buf of cap bytes from source (or ORDO_ANY_SOURCE)
  * with tag (or ORDO_ANY_TAG).  A longer message fills buf and returns
  * ORDO_ERR_TRUNCATED; the rest is dropped and nothing past buf is written.
- * info_p may be NULL. */
+ * info_p may be NULL.  A cap (or, for sends, a len) that cannot describe
+ * memory (more than PTRDIFF_MAX bytes, or wrapping past the end of the
+ * address space) is refused with ORDO_ERR_INVALID_PARAM. */
 ORDO_API ordo_status_t ordo_recv(ordo_comm_h comm, void *buf, size_t cap, int source, int tag,
                                  ordo_completion_t *info_p);
 /* Non-blocking receive; completes through the request (req_p required). */
@@ -469,7 +474,9 @@ ORDO_API ordo_status_t ordo_recv_nb(ordo_comm_h comm, void *buf, size_t cap, int
                                     int tag, ordo_request_h *req_p);
 
 /* Wait until a message matching (source, tag) can be received and describe
- * it in *info_p without receiving it. */
+ * it in *info_p without receiving it (info_p may be NULL: then it only
+ * waits, as MPI_Probe with MPI_STATUS_IGNORE).  Like a blocking receive it
+ * waits until such a message comes, or its source dies (ORDO_ERR_PEER_DEAD). */
 ORDO_API ordo_status_t ordo_probe(ordo_comm_h comm, int source, int tag,
                                   ordo_completion_t *info_p);
 /* Non-blocking probe: *flag_p = 1 and *info_p filled when such a message
@@ -537,7 +544,9 @@ ORDO_API ordo_status_t ordo_transport_describe(int rank, char *buf, size_t len);
  * one context, and they never match the program's own messages.  The
  * algorithm follows ORDO_COLL_* settings (ordo-info lists them); a forced
  * one-sided algorithm on a context without a scratch slot runs its
- * two-sided counterpart. */
+ * two-sided counterpart.  Buffer sizes (count x element size, len x members)
+ * that overflow or pass PTRDIFF_MAX are refused with ORDO_ERR_INVALID_PARAM
+ * by every member that passes them. */
 
 typedef enum ordo_dtype {
     ORDO_DT_INT32  = 0,
@@ -654,6 +663,10 @@ typedef struct ordo_stats {
                                            gathered into bundles (one message per peer
                                            and lane, ORDO_OFI_MSG_BUNDLE) */
     uint64_t msg_bundles;               /* those bundles sent */
+    uint64_t pinned_bytes;              /* memory the network's registrations hold pinned
+                                           now, counted per registration as the kernel
+                                           counts a NIC's (ORDO_OFI_MR_LOCAL=2; a NIC's
+                                           provider pins, and counts, for itself) */
 } ordo_stats_t;
 
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p);

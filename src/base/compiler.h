@@ -3,6 +3,7 @@
 #define ORDO_BASE_COMPILER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define ORDO_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define ORDO_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -27,6 +28,17 @@ static inline void ordo_cpu_relax(void)
 #elif defined(__aarch64__)
     __asm__ __volatile__("yield");
 #endif
+}
+
+/* Whether n elements of size bytes at buf fit in the address space: the
+ * byte count neither overflows nor passes PTRDIFF_MAX, and buf + bytes does
+ * not wrap.  An impossible length is refused, never taken modulo 2^64. */
+static inline int ordo_span_ok(const void *buf, size_t n, size_t size)
+{
+    size_t bytes;
+    if (__builtin_mul_overflow(n, size, &bytes) || bytes > (size_t)PTRDIFF_MAX)
+        return 0;
+    return (uintptr_t)buf <= UINTPTR_MAX - bytes;
 }
 
 #endif

@@ -166,6 +166,16 @@ static ordo_status_t check_root(coll_op_t *op, int root)
 
 /* Undo an op that was never started: the context's collective count goes
  * back, so a rejected call leaves the members in step. */
+/* n blocks of len bytes at buf: a length whose product wraps or passes
+ * PTRDIFF_MAX is refused by name (it would be reduced modulo 2^64). */
+static int span_ok(const char *call, const void *buf, size_t n, size_t len)
+{
+    if (ordo_span_ok(buf, n, len))
+        return 1;
+    ordo_error("%s: %zu x %zu bytes do not fit in memory", call, n, len);
+    return 0;
+}
+
 static ordo_status_t reject(coll_op_t *op, ordo_status_t st)
 {
     op->c->coll_seq--;
@@ -277,7 +287,8 @@ ORDO_API ordo_status_t ordo_coll_bcast_nb(ordo_comm_h comm, void *buf, size_t le
     ordo_status_t st = begin(comm, req_p, &op);
     if (st != ORDO_OK)
         return st;
-    if ((st = check_root(op, root)) != ORDO_OK || (buf == NULL && len))
+    if ((st = check_root(op, root)) != ORDO_OK || (buf == NULL && len) ||
+        !span_ok("ordo_coll_bcast", buf, 1, len))
         return reject(op, st != ORDO_OK ? st : ORDO_ERR_INVALID_PARAM);
     coll_build_bcast(op, buf, len, root, ordo_config.coll_bcast);
     return coll_start(op, req_p);
@@ -306,6 +317,10 @@ static ordo_status_t reduction(ordo_comm_h comm, const void *sbuf, void *rbuf, s
         ordo_error("reduction: a NULL buffer");
         return reject(op, ORDO_ERR_INVALID_PARAM);
     }
+    size_t es = coll_dtype_size(dtype);
+    if (!span_ok("reduction", sbuf, count, es) ||
+        (gets_result && !span_ok("reduction", rbuf, count, es)))
+        return reject(op, ORDO_ERR_INVALID_PARAM);
     coll_build_reduce(op, sbuf, rbuf, count, dtype, rop, root, ordo_config.coll_reduce);
     return coll_start(op, req_p);
 }
@@ -359,6 +374,9 @@ static ordo_status_t gathering(ordo_comm_h comm, const void *sbuf, size_t len, v
     int gets_result = root < 0 || op->c->members[op->c->my_index] == root;
     if (len && (sbuf == NULL || (gets_result && rbuf == NULL)))
         return reject(op, ORDO_ERR_INVALID_PARAM);
+    if (!span_ok("gather", sbuf, 1, len) ||
+        (gets_result && !span_ok("gather", rbuf, (size_t)op->c->nmembers, len)))
+        return reject(op, ORDO_ERR_INVALID_PARAM);
     coll_build_gather(op, sbuf, len, rbuf, root, root < 0);
     return coll_start(op, req_p);
 }
@@ -403,6 +421,9 @@ ORDO_API ordo_status_t ordo_coll_alltoall_nb(ordo_comm_h comm, const void *sbuf,
     if (st != ORDO_OK)
         return st;
     if (len && (sbuf == NULL || rbuf == NULL))
+        return reject(op, ORDO_ERR_INVALID_PARAM);
+    if (!span_ok("ordo_coll_alltoall", sbuf, (size_t)op->c->nmembers, len) ||
+        !span_ok("ordo_coll_alltoall", rbuf, (size_t)op->c->nmembers, len))
         return reject(op, ORDO_ERR_INVALID_PARAM);
     coll_build_alltoall(op, sbuf, len, rbuf, ordo_config.coll_alltoall);
     return coll_start(op, req_p);

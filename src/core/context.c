@@ -13,13 +13,18 @@
 ordo_context_t *ordo_ctx;
 
 /* Where Yama restricts ptrace to descendants, siblings may not single-copy
- * into each other unless each names its ptracers.  Any process of our user
- * may then: the same as without Yama. */
+ * into each other unless each names a ptracer.  Yama lets the named process
+ * and its descendants in, so naming the launcher that started us (ordorun,
+ * the MPI launcher's daemon, slurmstepd: the parent of every rank of the
+ * node) lets the job's ranks in and nobody else, where PR_SET_PTRACER_ANY
+ * would open this process to every process of the user.  Ranks that do not
+ * share a parent (each started through a wrapper) are refused single copy
+ * by the kernel, and reach each other's regions through mapped memory. */
 static void allow_single_copy(void)
 {
 #ifdef PR_SET_PTRACER
     if (access("/proc/sys/kernel/yama/ptrace_scope", F_OK) == 0)
-        prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+        prctl(PR_SET_PTRACER, (unsigned long)getppid(), 0, 0, 0);
 #endif
 }
 
@@ -194,6 +199,13 @@ ORDO_API ordo_status_t ordo_finalize(void)
     s2 = ctx->boot->ops->barrier(ctx->boot);
     if (st == ORDO_OK)
         st = s2;
+    /* A dead peer (the job runs on after failures, ordorun --on-failure
+     * notify) is news the program had from its own calls; the survivors
+     * still end their part of the job cleanly, and say so to the launcher. */
+    if (st == ORDO_ERR_PEER_DEAD) {
+        ordo_info("finalize: without the ranks that died");
+        st = ORDO_OK;
+    }
     ordo_region_destroy_all();
     for (size_t i = ordo_layer_count; i-- > 0;)
         if (ordo_layers[i]->fini)
@@ -329,6 +341,7 @@ ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p)
         sum.put_batches += f->put_batches;
         sum.msgs_bundled += f->msgs_bundled;
         sum.msg_bundles += f->msg_bundles;
+        sum.pinned_bytes += f->pinned_bytes;
         sum.rcache_hits += f->rcache.hits;
         sum.rcache_misses += f->rcache.misses;
         sum.rcache_evictions += f->rcache.evictions;
@@ -367,7 +380,7 @@ ORDO_API ordo_status_t ordo_stats_print(FILE *out)
     P(lock_retries);
     P(completions_reordered);
     P(registrations); P(registration_ns); P(bounce_ops); P(network_ordered);
-    P(puts_batched); P(put_batches); P(msgs_bundled); P(msg_bundles);
+    P(puts_batched); P(put_batches); P(msgs_bundled); P(msg_bundles); P(pinned_bytes);
     P(rcache_hits); P(rcache_misses); P(rcache_evictions); P(rcache_invalidations);
 #undef P
     return ORDO_OK;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "core.h"
@@ -295,13 +296,79 @@ static ordo_status_t region_link(struct ordo_region *r)
     return ORDO_OK;
 }
 
+/* A number from a line "name value [kB]" of a /proc or /sys file;
+ * UINT64_MAX when absent or not a number ("max"). */
+static uint64_t read_value(const char *path, const char *name)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return UINT64_MAX;
+    char line[256];
+    uint64_t v = UINT64_MAX;
+    size_t nlen = strlen(name);
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, name, nlen) != 0)
+            continue;
+        unsigned long long x;
+        char unit[8] = "";
+        if (sscanf(line + nlen, " %llu %7s", &x, unit) >= 1)
+            v = strcmp(unit, "kB") == 0 ? (uint64_t)x * 1024 : (uint64_t)x;
+        break;
+    }
+    fclose(f);
+    return v;
+}
+
+/* The memory a region's pages could ever be backed by: memory and swap, the
+ * commit limit under strict overcommit, and this process's cgroup limit.
+ * Regions are sparse, so the kernel would accept any size and fail at the
+ * first touch beyond it (SIGBUS, or the OOM killer): say it at the call. */
+static ordo_status_t check_backing(size_t size)
+{
+    struct sysinfo si;
+    if (size == 0 || sysinfo(&si) != 0)
+        return ORDO_OK;
+    uint64_t unit = si.mem_unit ? si.mem_unit : 1;
+    uint64_t limit = ((uint64_t)si.totalram + (uint64_t)si.totalswap) * unit;
+    const char *what = "the machine's memory and swap";
+    if (read_value("/proc/sys/vm/overcommit_memory", "") == 2) {
+        uint64_t cl = read_value("/proc/meminfo", "CommitLimit:");
+        uint64_t used = read_value("/proc/meminfo", "Committed_AS:");
+        if (cl != UINT64_MAX && used != UINT64_MAX && cl - ORDO_MIN(cl, used) < limit) {
+            limit = cl - ORDO_MIN(cl, used);
+            what = "the commit limit left (vm.overcommit_memory=2)";
+        }
+    }
+    char cg[512] = "", path[640];
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (f) {
+        if (fgets(cg, sizeof(cg), f) && strncmp(cg, "0::", 3) == 0) {
+            cg[strcspn(cg, "\n")] = '\0';
+            snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", cg + 3);
+            uint64_t max = read_value(path, "");
+            if (max < limit) {
+                limit = max;
+                what = "this process's cgroup memory limit (memory.max)";
+            }
+        }
+        fclose(f);
+    }
+    if (size <= limit)
+        return ORDO_OK;
+    ordo_error("a region of %zu bytes (%.1f GiB) is more than can ever be backed: %s is "
+               "%.1f GiB", size, (double)size / (1 << 30), what, (double)limit / (1 << 30));
+    return ORDO_ERR_NO_MEMORY;
+}
+
 static ordo_status_t region_alloc(size_t size, struct ordo_region **region_p)
 {
+    ordo_status_t st = check_backing(size);
+    if (st != ORDO_OK)
+        return st;
     struct ordo_region *r = region_new(NULL, size);
     if (r == NULL)
         return ORDO_ERR_NO_MEMORY;
     r->kind = ORDO_REGION_KIND_ALLOC;
-    ordo_status_t st;
     size_t pg = page_size();
     r->map_len = (size + pg - 1) & ~(pg - 1);
     r->memfd = memfd_new(r->map_len);

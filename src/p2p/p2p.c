@@ -444,6 +444,10 @@ ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t le
         return st;
     if (ORDO_UNLIKELY(req_p == NULL || (buf == NULL && len)))
         return ORDO_ERR_INVALID_PARAM;
+    if (ORDO_UNLIKELY(!ordo_span_ok(buf, len, 1))) {
+        ordo_error("ordo_send: %zu bytes at %p do not fit in memory", len, buf);
+        return ORDO_ERR_INVALID_PARAM;
+    }
     return p2p_isend(c, buf, len, dest, tag, req_p);
 }
 
@@ -519,6 +523,10 @@ static inline ordo_status_t recv_check(ordo_comm_h comm, void *buf, size_t cap, 
         return st;
     if (ORDO_UNLIKELY(buf == NULL && cap))
         return ORDO_ERR_INVALID_PARAM;
+    if (ORDO_UNLIKELY(!ordo_span_ok(buf, cap, 1))) {
+        ordo_error("ordo_recv: a buffer of %zu bytes at %p does not fit in memory", cap, buf);
+        return ORDO_ERR_INVALID_PARAM;
+    }
     return ORDO_OK;
 }
 

@@ -63,11 +63,6 @@ size_t ordo_am_section_size(const ordo_am_geometry_t *geo)
     return (n + 4095) & ~(size_t)4095;
 }
 
-void ordo_am_section_init(void *base, const ordo_am_geometry_t *geo)
-{
-    memset(base, 0, ordo_am_section_size(geo));
-}
-
 void ordo_am_tx_init(ordo_am_tx_t *tx, void *base, const ordo_am_geometry_t *geo)
 {
     memset(tx, 0, sizeof(*tx));

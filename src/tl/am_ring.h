@@ -59,8 +59,8 @@ size_t ordo_am_section_size(const ordo_am_geometry_t *geo);
 void   ordo_am_geometry_init(ordo_am_geometry_t *geo, size_t short_max, size_t eager_max,
                              unsigned nbounce);
 
-/* Zero a new section (the owner does it once before peers attach). */
-void ordo_am_section_init(void *base, const ordo_am_geometry_t *geo);
+/* A new section must read as zeros: fresh anonymous or memfd pages do, and
+ * take memory only where messages use them. */
 void ordo_am_tx_init(ordo_am_tx_t *tx, void *base, const ordo_am_geometry_t *geo);
 void ordo_am_rx_init(ordo_am_rx_t *rx, void *base, const ordo_am_geometry_t *geo);
 

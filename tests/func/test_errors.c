@@ -1,6 +1,7 @@
 /* Every misuse returns the right status and changes nothing. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 
 #include "../harness.h"
 
@@ -11,6 +12,8 @@ int main(void)
     void *base;
     uint64_t v = 1, res;
     ordo_request_h req = NULL;
+    ordo_region_h r2;
+    void *base2;
 
     /* before init */
     CHECK_STATUS(ordo_put(NULL, buf, 8, NULL, 0, 0, 0), ORDO_ERR_NOT_INITIALIZED);
@@ -117,6 +120,39 @@ int main(void)
     }
     CHECK_OK(ordo_region_free(ur));
     free(user);
+
+    /* a region no machine here can back: refused at the call, by name, on
+     * every rank alike (it used to succeed and fail at first touch) */
+    CHECK_STATUS(ordo_region_alloc((size_t)1 << 46, 0, &r2, &base2), ORDO_ERR_NO_MEMORY);
+    struct sysinfo si;
+    if (sysinfo(&si) == 0) {
+        size_t all = ((size_t)si.totalram + (size_t)si.totalswap) * si.mem_unit;
+        CHECK_STATUS(ordo_region_alloc(all + ((size_t)1 << 30), 0, &r2, &base2),
+                     ORDO_ERR_NO_MEMORY);
+    }
+
+    /* impossible lengths: refused by every rank alike, never taken modulo
+     * 2^64 (a send of SIZE_MAX used to wait forever, one of -8 bytes went
+     * out, an allreduce whose byte count wraps reduced one element) */
+    int to = (ordo_rank() + 1) % n;
+    CHECK_STATUS(ordo_send_nb(ORDO_COMM_WORLD, buf, (size_t)-8, to, 0, &req),
+                 ORDO_ERR_INVALID_PARAM);
+    CHECK_STATUS(ordo_send(ORDO_COMM_WORLD, buf, SIZE_MAX, to, 0), ORDO_ERR_INVALID_PARAM);
+    CHECK_STATUS(ordo_recv_nb(ORDO_COMM_WORLD, buf, SIZE_MAX, to, 0, &req),
+                 ORDO_ERR_INVALID_PARAM);
+    int64_t big[2] = {1, 1}, sum[2];
+    CHECK_STATUS(ordo_coll_allreduce(ORDO_COMM_WORLD, big, sum, 0x2000000000000001ull,
+                                     ORDO_DT_INT64, ORDO_REDUCE_SUM), ORDO_ERR_INVALID_PARAM);
+    CHECK_STATUS(ordo_coll_bcast(ORDO_COMM_WORLD, buf, (size_t)1 << 63, 0),
+                 ORDO_ERR_INVALID_PARAM);
+    CHECK_STATUS(ordo_coll_allgather(ORDO_COMM_WORLD, buf, (size_t)1 << 63, buf),
+                 ORDO_ERR_INVALID_PARAM);
+    CHECK_STATUS(ordo_coll_alltoall(ORDO_COMM_WORLD, buf, (size_t)1 << 63, buf),
+                 ORDO_ERR_INVALID_PARAM);
+    /* and the context still works */
+    CHECK_OK(ordo_coll_allreduce(ORDO_COMM_WORLD, big, sum, 2, ORDO_DT_INT64,
+                                 ORDO_REDUCE_SUM));
+    CHECK(sum[0] == n && sum[1] == n);
 
     /* use after free */
     CHECK_OK(ordo_region_free(r));

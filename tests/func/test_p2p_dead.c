@@ -88,9 +88,11 @@ int main(void)
     int one = 1;
     CHECK_STATUS(ordo_epoch_start(region, 1, &one, 0), ORDO_ERR_PEER_DEAD);
     free(payload);
+    /* the survivor ends its part cleanly: ordorun must not report it as a
+     * rank that never finalized */
+    CHECK_OK(ordo_finalize());
     if (test_failures == 0)
         printf("p2p dead-peer checks passed\n");
     fflush(stdout);
-    ordo_finalize();   /* fails: the job lost a rank */
     return test_result("test_p2p_dead");
 }

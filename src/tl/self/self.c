@@ -1,7 +1,9 @@
 /* self: loopback to this process's own memory.  Every operation completes
  * on return. */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../tl.h"
 #include "../am_ring.h"
@@ -10,6 +12,7 @@ typedef struct self_iface {
     ordo_tl_iface_t super;
     int             rank;
     void           *lane;      /* one message lane, to ourselves */
+    size_t          lane_bytes;
     ordo_am_tx_t    tx;
     ordo_am_rx_t    rx;
 } self_iface_t;
@@ -29,7 +32,7 @@ static void self_close(ordo_tl_iface_t *iface)
 {
     self_iface_t *s = (self_iface_t *)iface;
     ordo_tl_reorder_fini(iface);
-    free(s->lane);
+    munmap(s->lane, s->lane_bytes);
     free(s);
 }
 
@@ -199,20 +202,23 @@ static ordo_status_t self_open(const ordo_tl_params_t *params, ordo_tl_iface_t *
     ordo_tl_am_limits(params->size, &lim);
     ordo_am_geometry_t geo;
     ordo_am_geometry_init(&geo, lim.short_max, lim.eager_max, lim.nbounce);
-    size_t bytes = ordo_am_section_size(&geo);
-    s->lane = aligned_alloc(4096, bytes);
-    if (s->lane == NULL) {
+    /* Anonymous pages read as zeros (the lane's initial state) and take
+     * memory only when a message first uses them: the bounce buffers are
+     * ORDO_EAGER_BUFFERS x ORDO_EAGER_MAX, gigabytes at the largest sizes. */
+    s->lane_bytes = ordo_am_section_size(&geo);
+    s->lane = mmap(NULL, s->lane_bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (s->lane == MAP_FAILED) {
         free(s);
         return ORDO_ERR_NO_MEMORY;
     }
-    ordo_am_section_init(s->lane, &geo);
     ordo_am_tx_init(&s->tx, s->lane, &geo);
     ordo_am_rx_init(&s->rx, s->lane, &geo);
     s->super.am_short_max = ordo_am_short_capacity(&geo);
     s->super.am_bcopy_max = geo.bounce_size;
     ordo_status_t st = ordo_tl_reorder_init(&s->super, s->rank);
     if (st != ORDO_OK) {
-        free(s->lane);
+        munmap(s->lane, s->lane_bytes);
         free(s);
         return st;
     }
