@@ -42,6 +42,18 @@ static int test_failures;
         }                                                                           \
     } while (0)
 
+/* ordo_init for a test of the network transport: it needs ordorun --nodes 2
+ * -n 2, and exits 2 under anything else. */
+static inline void test_init_two_nodes(void)
+{
+    REQUIRE_OK(ordo_init(NULL));
+    if (ordo_size() != 2 || ordo_node_count() != 2) {
+        fprintf(stderr, "run with ordorun --nodes 2 -n 2\n");
+        ordo_finalize();
+        exit(2);
+    }
+}
+
 static inline int test_result(const char *name)
 {
     if (test_failures)

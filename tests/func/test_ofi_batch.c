@@ -240,12 +240,7 @@ static void fence_orders_relaxed(ordo_region_h r, area_t *mine)
 int main(int argc, char **argv)
 {
     int batched = argc > 1 && strcmp(argv[1], "batched") == 0;
-    REQUIRE_OK(ordo_init(NULL));
-    if (ordo_size() != 2 || ordo_node_count() != 2) {
-        fprintf(stderr, "run with ordorun --nodes 2 -n 2\n");
-        ordo_finalize();
-        return 2;
-    }
+    test_init_two_nodes();
     char what[256];
     CHECK_OK(ordo_transport_describe(1 - ordo_rank(), what, sizeof(what)));
     CHECK((strstr(what, "batched") != NULL) == batched);

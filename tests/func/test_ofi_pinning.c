@@ -232,12 +232,7 @@ static void memlock_limit(int cached)
 
 int main(void)
 {
-    REQUIRE_OK(ordo_init(NULL));
-    if (ordo_size() != 2 || ordo_node_count() != 2) {
-        fprintf(stderr, "run with ordorun --nodes 2 -n 2\n");
-        ordo_finalize();
-        return 2;
-    }
+    test_init_two_nodes();
     char what[256];
     CHECK_OK(ordo_transport_describe(1 - ordo_rank(), what, sizeof(what)));
     CHECK(strncmp(what, "ofi ", 4) == 0);

@@ -24,12 +24,7 @@ static ordo_stats_t stats(void)
 
 int main(void)
 {
-    REQUIRE_OK(ordo_init(NULL));
-    if (ordo_size() != 2 || ordo_node_count() != 2) {
-        fprintf(stderr, "run with ordorun --nodes 2 -n 2\n");
-        ordo_finalize();
-        return 2;
-    }
+    test_init_two_nodes();
     int me = ordo_rank(), peer = 1 - me;
     char *win;
     ordo_region_h r;
