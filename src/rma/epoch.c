@@ -551,6 +551,17 @@ static ordo_status_t lock_release(struct rma_epoch *ep, int rank, uint8_t how)
  * with sequentially consistent atomics, so at least one sees the other and
  * never both get in (Dekker); a reader that sees a writer lowers its flag
  * and waits. */
+/* A lock at a dead rank is never granted: its lock words may still be
+ * mapped here (shared memory outlives its owner), but nothing it holds can
+ * be reached or released. */
+static ordo_status_t target_alive(struct ordo_region *r, const char *call, int rank)
+{
+    if (!ordo_boot_rank_dead(ordo_ctx->boot, rank))
+        return ORDO_OK;
+    ordo_error("%s on region %u: rank %d died", call, r->id, rank);
+    return ORDO_ERR_PEER_DEAD;
+}
+
 static ordo_status_t lock_acquire(struct ordo_region *r, const char *call, int rank, int excl)
 {
     struct rma_epoch *ep = r->epoch;
@@ -605,6 +616,8 @@ ORDO_API ordo_status_t ordo_epoch_lock(ordo_region_h region, ordo_lock_type_t ty
     if (ep->started)
         return misuse(region, call, "called inside a start epoch (complete it first)");
     ordo_status_t st = leave_fence_epoch(region, call);
+    if (st == ORDO_OK)
+        st = target_alive(region, call, rank);
     if (st != ORDO_OK)
         return st;
     uint8_t how = EPOCH_LOCK_HELD | (type == ORDO_LOCK_EXCLUSIVE ? EPOCH_LOCK_EXCL : 0);
@@ -613,6 +626,8 @@ ORDO_API ordo_status_t ordo_epoch_lock(ordo_region_h region, ordo_lock_type_t ty
         counters.skips++;
     } else {
         st = lock_acquire(region, call, rank, type == ORDO_LOCK_EXCLUSIVE);
+        if (st == ORDO_OK && (st = target_alive(region, call, rank)) != ORDO_OK)
+            lock_release(ep, rank, how);   /* it died while we waited */
         if (st != ORDO_OK)
             return st;
         atomic_thread_fence(memory_order_acquire);
@@ -658,6 +673,8 @@ ORDO_API ordo_status_t ordo_epoch_lock_all(ordo_region_h region, unsigned assert
                       : ep->started ? "called inside a start epoch (complete it first)"
                                     : "called while ranks are locked (unlock them first)");
     ordo_status_t st = leave_fence_epoch(region, call);
+    for (int r = 0; r < ordo_ctx->size && st == ORDO_OK; r++)
+        st = target_alive(region, call, r);
     if (st != ORDO_OK)
         return st;
     uint8_t how = EPOCH_LOCK_HELD;

@@ -84,6 +84,11 @@ int main(void)
     CHECK_STATUS(ordo_probe(NULL, 1, 0, NULL), ORDO_ERR_PEER_DEAD);
     CHECK_STATUS(ordo_coll_barrier(ORDO_COMM_WORLD), ORDO_ERR_PEER_DEAD);
     CHECK_STATUS(ordo_epoch_lock(region, ORDO_LOCK_SHARED, 0, 0), ORDO_ERR_PEER_DEAD);
+    /* a lock at the dead rank itself, whose lock words may still be mapped
+     * here: never granted (a shared one once was, with ORDO_OK) */
+    CHECK_STATUS(ordo_epoch_lock(region, ORDO_LOCK_SHARED, 1, 0), ORDO_ERR_PEER_DEAD);
+    CHECK_STATUS(ordo_epoch_lock(region, ORDO_LOCK_EXCLUSIVE, 1, 0), ORDO_ERR_PEER_DEAD);
+    CHECK_STATUS(ordo_epoch_lock_all(region, 0), ORDO_ERR_PEER_DEAD);
     CHECK_STATUS(ordo_epoch_fence(region, 0), ORDO_ERR_PEER_DEAD);
     int one = 1;
     CHECK_STATUS(ordo_epoch_start(region, 1, &one, 0), ORDO_ERR_PEER_DEAD);
