@@ -88,7 +88,9 @@ typedef struct ordo_init_params {
 ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params);
 
 /* Complete everything outstanding, synchronise with all ranks, release all
- * resources.  Regions and streams not freed are freed here. */
+ * resources.  Regions and streams not freed are freed here.  Where the job
+ * goes on after a rank died (ordorun --on-failure notify), the survivors
+ * synchronise without it and finalize returns ORDO_OK. */
 ORDO_API ordo_status_t ordo_finalize(void);
 
 /* Rank and size of this process in the job; -1 before ordo_init. */
