@@ -159,6 +159,13 @@ enum {
     ORDO_REGION_EPOCHS = 1u << 1
 };
 
+/* Errors of the collective region calls (alloc, create, free) are agreed:
+ * a call that fails on one rank (a bad argument, no memory, a refused system
+ * call) fails on every rank with that rank's status (the lowest failing
+ * rank's, where several fail), as soon as every rank has reached the call,
+ * and nothing is left allocated; the others log which rank failed and why.
+ * Only a handle that is no region at all is refused at the caller alone. */
+
 /* Collective over all ranks: each rank allocates size bytes (sizes may
  * differ per rank; 0 is allowed) zero-filled and remotely accessible.
  * *addr_p is the local address.  The memory is backed as it is touched; a
@@ -183,8 +190,9 @@ ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flag
                                           ordo_region_h *region_p);
 
 /* Collective: completes this process's operations on the region, waits for
- * every rank, then releases it.  Using the handle afterwards returns
- * ORDO_ERR_INVALID_HANDLE. */
+ * every rank, then releases it (on every rank, also when one of them failed
+ * to complete its operations: all return that failure).  Using the handle
+ * afterwards returns ORDO_ERR_INVALID_HANDLE. */
 ORDO_API ordo_status_t ordo_region_free(ordo_region_h region);
 
 /* Size of the region at a rank. */
@@ -423,11 +431,14 @@ typedef struct ordo_comm_params {
  * the same order relative to its other context creations, with the same
  * parameters (like MPI_Comm_dup / MPI_Comm_create_group).  Ranks stay world
  * ranks on every context: sends, receives and collective roots name world
- * ranks, and a rank outside the context is ORDO_ERR_INVALID_RANK. */
+ * ranks, and a rank outside the context is ORDO_ERR_INVALID_RANK.  A member
+ * that cannot build the context makes every member fail with its status.
+ * A malformed list is refused by the caller alone (it cannot know whom to
+ * tell): give every member the same list. */
 ORDO_API ordo_status_t ordo_comm_create(const ordo_comm_params_t *params, ordo_comm_h *comm_p);
-/* Collective over the members.  ORDO_ERR_BUSY (and nothing is freed) while
- * receives are posted on the context at this rank; messages that arrived and
- * were never received are discarded, with a warning. */
+/* Collective over the members.  ORDO_ERR_BUSY on every member, and the
+ * context is kept, while receives are posted on it at any member; messages
+ * that arrived and were never received are discarded, with a warning. */
 ORDO_API ordo_status_t ordo_comm_destroy(ordo_comm_h comm);
 /* Number of members, and the world rank of member index (0 .. size-1,
  * ascending ranks). */

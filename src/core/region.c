@@ -70,16 +70,87 @@ static ordo_status_t expose(struct ordo_region *r, tl_record_t *mine)
     return ORDO_OK;
 }
 
-static ordo_status_t open_keys(struct ordo_region *r, const tl_record_t *all, int round,
+/* Each rank's part of an agreed gather: how the rank fared so far, then its
+ * data. */
+typedef struct agreed_hdr {
+    int32_t status;
+    uint32_t pad;
+} agreed_hdr_t;
+
+/* Bytes between two ranks' parts: each starts 8-byte aligned. */
+static size_t agreed_stride(size_t len)
+{
+    return (sizeof(agreed_hdr_t) + len + 7) & ~(size_t)7;
+}
+
+/* An allgather in which every rank also says how it fared so far.  A rank
+ * that already failed still takes part, so the others learn of its failure
+ * as soon as it reaches the call, never by a timeout; and every rank returns
+ * the same status: the failure of the lowest failing rank, else the
+ * gather's own.  *all_p (NULL allowed) receives every rank's part, a header
+ * then len bytes each, agreed_stride(len) apart; free() it. */
+static ordo_status_t gather_agreed(uint32_t id, const char *step, ordo_status_t mine,
+                                   const void *data, size_t len, uint8_t **all_p)
+{
+    size_t stride = agreed_stride(len), n = (size_t)ordo_ctx->size;
+    uint8_t *part = calloc(1, stride), *all = calloc(n, stride);
+    ordo_status_t st = ORDO_ERR_NO_MEMORY;
+    if (all_p)
+        *all_p = NULL;
+    if (part == NULL || all == NULL) {
+        /* cannot take part: the others find out by the bootstrap timeout */
+        ordo_error("region %u: no memory to agree on the %s step with the other ranks", id,
+                   step);
+        goto out;
+    }
+    ((agreed_hdr_t *)part)->status = (int32_t)mine;
+    if (len && mine == ORDO_OK)
+        memcpy(part + sizeof(agreed_hdr_t), data, len);
+    char tag[64];
+    snprintf(tag, sizeof(tag), "ordo.region.%u.%s", id, step);
+    st = ordo_boot_allgather(ordo_ctx->boot, tag, part, stride, all);
+    if (st != ORDO_OK)
+        goto out;
+    for (size_t rank = 0; rank < n; rank++) {
+        const agreed_hdr_t *h = (const agreed_hdr_t *)(all + rank * stride);
+        ordo_status_t theirs = (ordo_status_t)h->status;
+        if (theirs == ORDO_OK)
+            continue;
+        if (theirs >= 0 || theirs < ORDO_ERR_EPOCH)
+            theirs = ORDO_ERR_IO;   /* not a failure status: never hand it on */
+        if (mine == ORDO_OK)
+            ordo_error("region %u: rank %zu failed (%s) at the %s step; the region is given "
+                       "up on every rank", id, rank, ordo_status_string(theirs), step);
+        st = theirs;
+        break;
+    }
+    if (st == ORDO_OK && all_p) {
+        *all_p = all;
+        all = NULL;
+    }
+out:
+    free(part);
+    free(all);
+    return st;
+}
+
+static ordo_status_t open_keys(struct ordo_region *r, const uint8_t *all, int round,
                                uint8_t *failed, int only_failed)
 {
     int n = ordo_ctx->n_ifaces;
+    size_t stride = agreed_stride((size_t)n * sizeof(tl_record_t));
     for (int rank = 0; rank < ordo_ctx->size; rank++) {
         if (only_failed && !failed[rank])
             continue;
         int i = ordo_ctx->tl_of_rank[rank];
         ordo_tl_iface_t *f = ordo_ctx->ifaces[i];
-        const tl_record_t *rec = &all[(size_t)rank * (size_t)n + (size_t)i];
+        const tl_record_t *rec =
+            (const tl_record_t *)(all + (size_t)rank * stride + sizeof(agreed_hdr_t)) + i;
+        if (rec->len > ORDO_TL_BLOB_MAX) {
+            ordo_error("region %u: rank %d's key for its memory is %u bytes (at most %d)",
+                       r->id, rank, rec->len, ORDO_TL_BLOB_MAX);
+            return ORDO_ERR_IO;
+        }
         ordo_status_t st = f->ops->rkey_open(f, rank, rec->blob, rec->len, &r->rkeys[rank]);
         failed[rank] = 0;
         if (st == ORDO_ERR_PERMISSION && round == 1) {
@@ -96,26 +167,25 @@ static ordo_status_t open_keys(struct ordo_region *r, const tl_record_t *all, in
     return ORDO_OK;
 }
 
-static ordo_status_t exchange(struct ordo_region *r, int round, uint8_t *failed, int only_failed)
+/* Expose this rank's memory (unless `prep` failed, or only_failed and it
+ * is exposed already), gather every rank's keys with how each fared, and
+ * open the peers' keys (all, or those marked in failed).  Returns the
+ * gather's agreed status: a failure before it is every rank's.  How opening
+ * the keys went is this rank's own (*opened_p), agreed on by the caller's
+ * last step. */
+static ordo_status_t exchange(struct ordo_region *r, int round, uint8_t *failed, int only_failed,
+                              ordo_status_t prep, ordo_status_t *opened_p)
 {
     int n = ordo_ctx->n_ifaces;
-    tl_record_t *all = calloc((size_t)ordo_ctx->size * (size_t)n, sizeof(tl_record_t));
     tl_record_t *mine = calloc((size_t)n, sizeof(tl_record_t));
-    ordo_status_t st = ORDO_ERR_NO_MEMORY;
-    if (all == NULL || mine == NULL)
-        goto out;
-    if (!only_failed || r->mem[0] == NULL) {
+    uint8_t *all = NULL;
+    ordo_status_t st = mine ? prep : ORDO_ERR_NO_MEMORY;
+    if (st == ORDO_OK && (!only_failed || r->mem[0] == NULL))
         st = expose(r, mine);
-        if (st != ORDO_OK)
-            goto out;
-    }
-    char tag[64];
-    snprintf(tag, sizeof(tag), "ordo.region.%u.%d", r->id, round);
-    st = ordo_boot_allgather(ordo_ctx->boot, tag, mine, (size_t)n * sizeof(tl_record_t), all);
-    if (st != ORDO_OK)
-        goto out;
-    st = open_keys(r, all, round, failed, only_failed);
-out:
+    char step[16];
+    snprintf(step, sizeof(step), "%d", round);
+    st = gather_agreed(r->id, step, st, mine, (size_t)n * sizeof(tl_record_t), &all);
+    *opened_p = st == ORDO_OK ? open_keys(r, all, round, failed, only_failed) : ORDO_OK;
     free(all);
     free(mine);
     return st;
@@ -221,7 +291,7 @@ static void unmap_user_pages(struct ordo_region *r)
                    "mapping)", base, strerror(errno));
 }
 
-static struct ordo_region *region_new(void *addr, size_t size)
+static struct ordo_region *region_new(uint32_t id, void *addr, size_t size)
 {
     struct ordo_region *r = calloc(1, sizeof(*r));
     if (r == NULL)
@@ -231,7 +301,7 @@ static struct ordo_region *region_new(void *addr, size_t size)
         free(r);
         return NULL;
     }
-    r->id = ordo_ctx->next_region_id++;
+    r->id = id;
     r->addr = addr;
     r->size = size;
     r->memfd = -1;
@@ -294,6 +364,31 @@ static ordo_status_t region_link(struct ordo_region *r)
     r->next = ordo_ctx->regions;
     ordo_ctx->regions = r;
     return ORDO_OK;
+}
+
+static void region_unlink(struct ordo_region *r)
+{
+    for (struct ordo_region **pp = &ordo_ctx->regions; *pp; pp = &(*pp)->next) {
+        if (*pp == r) {
+            *pp = r->next;
+            break;
+        }
+    }
+}
+
+/* The last step of a collective region call: every rank learns whether all
+ * of them got there; where one did not, every rank gives the region up and
+ * returns the same status.  A linked region is unlinked first. */
+static ordo_status_t finish_agreed(struct ordo_region *r, int linked, ordo_status_t mine,
+                                   const char *step)
+{
+    ordo_status_t st = gather_agreed(r->id, step, mine, NULL, 0, NULL);
+    if (st != ORDO_OK) {
+        if (linked)
+            region_unlink(r);
+        region_discard(r);
+    }
+    return st;
 }
 
 /* A number from a line "name value [kB]" of a /proc or /sys file;
@@ -360,45 +455,69 @@ static ordo_status_t check_backing(size_t size)
     return ORDO_ERR_NO_MEMORY;
 }
 
-static ordo_status_t region_alloc(size_t size, struct ordo_region **region_p)
+/* Allocate a region collectively.  `prep` is how the caller's own checks
+ * went: a rank that failed them still takes every collective step, so that
+ * all ranks return the same status at once.  link: hand it to the layers
+ * and the program (else it is the layers' own). */
+static ordo_status_t region_alloc(size_t size, unsigned flags, ordo_status_t prep, int link,
+                                  struct ordo_region **region_p)
 {
-    ordo_status_t st = check_backing(size);
+    uint32_t id = ordo_ctx->next_region_id++;
+    ordo_status_t st = prep;
+    if (st == ORDO_OK)
+        st = check_backing(size);
+    struct ordo_region *r = region_new(id, NULL, st == ORDO_OK ? size : 0);
+    if (r == NULL) {
+        /* still take part, so the others learn of it */
+        (void)gather_agreed(id, "0", ORDO_ERR_NO_MEMORY, NULL, 0, NULL);
+        return ORDO_ERR_NO_MEMORY;
+    }
+    r->kind = ORDO_REGION_KIND_ALLOC;
+    r->flags = flags;
+    size_t pg = page_size();
+    if (st == ORDO_OK) {
+        r->map_len = (size + pg - 1) & ~(pg - 1);
+        r->memfd = memfd_new(r->map_len);
+        if (r->memfd < 0)
+            st = os_error("memfd_create for a region");
+    }
+    if (st == ORDO_OK && r->map_len) {
+        void *m = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, r->memfd, 0);
+        if (m == MAP_FAILED)
+            st = os_error("mapping a region");
+        else
+            r->map_base = r->addr = m;
+    }
+    ordo_status_t opened;
+    uint8_t *failed = calloc((size_t)ordo_ctx->size, 1);
+    if (failed == NULL && st == ORDO_OK)
+        st = ORDO_ERR_NO_MEMORY;
+    st = exchange(r, 0, failed, 0, st, &opened);
+    free(failed);
+    if (st != ORDO_OK) {
+        region_discard(r);
+        return st;
+    }
+    /* the layers open it even where keys failed: their opening may be
+     * collective itself (an epoch region's companion), and must stay in step */
+    int linked = 0;
+    st = opened;
+    if (link) {
+        ordo_status_t s2 = region_link(r);
+        linked = s2 == ORDO_OK;
+        if (st == ORDO_OK)
+            st = s2;
+    }
+    st = finish_agreed(r, linked, st, "open");
     if (st != ORDO_OK)
         return st;
-    struct ordo_region *r = region_new(NULL, size);
-    if (r == NULL)
-        return ORDO_ERR_NO_MEMORY;
-    r->kind = ORDO_REGION_KIND_ALLOC;
-    size_t pg = page_size();
-    r->map_len = (size + pg - 1) & ~(pg - 1);
-    r->memfd = memfd_new(r->map_len);
-    if (r->memfd < 0) {
-        st = os_error("memfd_create for a region");
-        goto err;
-    }
-    if (r->map_len) {
-        void *m = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, r->memfd, 0);
-        if (m == MAP_FAILED) {
-            st = os_error("mapping a region");
-            goto err;
-        }
-        r->map_base = r->addr = m;
-    }
-    uint8_t *failed = calloc((size_t)ordo_ctx->size, 1);
-    st = failed ? exchange(r, 0, failed, 0) : ORDO_ERR_NO_MEMORY;
-    free(failed);
-    if (st != ORDO_OK)
-        goto err;
     *region_p = r;
     return ORDO_OK;
-err:
-    region_discard(r);
-    return st;
 }
 
 ordo_status_t ordo_region_alloc_internal(size_t size, struct ordo_region **region_p)
 {
-    ordo_status_t st = region_alloc(size, region_p);
+    ordo_status_t st = region_alloc(size, 0, ORDO_OK, 0, region_p);
     if (st == ORDO_OK)
         (*region_p)->magic = ORDO_MAGIC_REGION;
     return st;
@@ -414,19 +533,17 @@ ORDO_API ordo_status_t ordo_region_alloc(size_t size, unsigned flags, ordo_regio
                                          void **addr_p)
 {
     ORDO_CHECK_INIT();
-    if (region_p == NULL || addr_p == NULL || (flags & ~(unsigned)ORDO_REGION_EPOCHS) ||
-        size > ((size_t)1 << 46))
-        return ORDO_ERR_INVALID_PARAM;
+    ordo_status_t prep = ORDO_OK;
+    if (region_p == NULL || addr_p == NULL || (flags & ~(unsigned)ORDO_REGION_EPOCHS)) {
+        prep = ORDO_ERR_INVALID_PARAM;
+    } else if (size > ((size_t)1 << 46)) {
+        ordo_error("ordo_region_alloc: %zu bytes is more than a region may hold (2^46)", size);
+        prep = ORDO_ERR_INVALID_PARAM;
+    }
     struct ordo_region *r;
-    ordo_status_t st = region_alloc(size, &r);
+    ordo_status_t st = region_alloc(size, flags, prep, 1, &r);
     if (st != ORDO_OK)
         return st;
-    r->flags = flags;
-    st = region_link(r);
-    if (st != ORDO_OK) {
-        region_discard(r);
-        return st;
-    }
     *region_p = r;
     *addr_p = r->addr;
     return ORDO_OK;
@@ -436,49 +553,51 @@ ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flag
                                           ordo_region_h *region_p)
 {
     ORDO_CHECK_INIT();
+    ordo_status_t st = ORDO_OK;
     if (region_p == NULL ||
         (flags & ~(unsigned)(ORDO_REGION_CREATE_MAPPED | ORDO_REGION_EPOCHS)) ||
         (addr == NULL && size > 0))
-        return ORDO_ERR_INVALID_PARAM;
-    struct ordo_region *r = region_new(addr, size);
-    if (r == NULL)
+        st = ORDO_ERR_INVALID_PARAM;
+    uint32_t id = ordo_ctx->next_region_id++;
+    struct ordo_region *r = region_new(id, st == ORDO_OK ? addr : NULL, st == ORDO_OK ? size : 0);
+    if (r == NULL) {
+        (void)gather_agreed(id, "1", ORDO_ERR_NO_MEMORY, NULL, 0, NULL);
         return ORDO_ERR_NO_MEMORY;
+    }
     r->kind = ORDO_REGION_KIND_COPY;
     r->flags = flags;
-    ordo_status_t st = ORDO_OK;
     int n = ordo_ctx->size;
-    uint8_t *failed = calloc((size_t)n, 1), *all_failed = calloc((size_t)n * (size_t)n, 1);
-    if (failed == NULL || all_failed == NULL) {
+    uint8_t *failed = calloc((size_t)n, 1);
+    if (failed == NULL && st == ORDO_OK)
         st = ORDO_ERR_NO_MEMORY;
-        goto out;
-    }
-    if (size > 0 && ((flags & ORDO_REGION_CREATE_MAPPED) ||
-                     ordo_config.single_copy == ORDO_SINGLE_COPY_OFF)) {
+    if (st == ORDO_OK && r->size > 0 &&
+        ((flags & ORDO_REGION_CREATE_MAPPED) || ordo_config.single_copy == ORDO_SINGLE_COPY_OFF))
         st = map_user_pages(r);
-        /* keep going on error: the peers are inside the collective too, and
-         * fail on the exchange below only by timeout; publish the error */
-    }
-    if (st == ORDO_OK)
-        st = exchange(r, 1, failed, 0);
-    if (st != ORDO_OK)
-        goto out;
-
+    /* a rank that failed so far still takes every step: the others learn of
+     * it at the next gather and all give up with its status */
+    ordo_status_t opened = ORDO_OK;
+    st = exchange(r, 1, failed, 0, st, &opened);
+    uint8_t *all_failed = NULL;
     /* Which owners could someone not reach?  They move to mapped pages. */
-    char tag[64];
-    snprintf(tag, sizeof(tag), "ordo.region.%u.failed", r->id);
-    st = ordo_boot_allgather(ordo_ctx->boot, tag, failed, (size_t)n, all_failed);
-    if (st != ORDO_OK)
-        goto out;
-    int any = 0, me_unreachable = 0;
+    if (st == ORDO_OK)
+        st = gather_agreed(id, "failed", opened, failed, (size_t)n, &all_failed);
+    if (st != ORDO_OK) {
+        free(failed);
+        region_discard(r);
+        return st;
+    }
+    size_t stride = agreed_stride((size_t)n);
+    int any = 0;
     for (int who = 0; who < n; who++) {
         failed[who] = 0;
         for (int from = 0; from < n; from++)
-            failed[who] |= all_failed[(size_t)from * (size_t)n + (size_t)who];
+            failed[who] |= all_failed[(size_t)from * stride + sizeof(agreed_hdr_t) + (size_t)who];
         any |= failed[who];
     }
-    me_unreachable = failed[ordo_ctx->rank];
+    free(all_failed);
     if (any) {
-        if (me_unreachable) {
+        ordo_status_t moved = ORDO_OK;
+        if (failed[ordo_ctx->rank]) {
             ordo_warn("a peer may not reach this process's memory by single copy "
                       "(process_vm_writev refused); region %u falls back to copy-in/copy-out "
                       "through shared memory", r->id);
@@ -488,9 +607,7 @@ ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flag
                     r->mem[i] = NULL;
                 }
             }
-            st = map_user_pages(r);
-            if (st != ORDO_OK)
-                goto out;
+            moved = map_user_pages(r);
         }
         for (int who = 0; who < n; who++) {
             if (failed[who] && r->rkeys[who]) {
@@ -499,19 +616,19 @@ ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flag
                 r->rkeys[who] = NULL;
             }
         }
-        st = exchange(r, 2, failed, 1);
-        if (st != ORDO_OK)
-            goto out;
+        st = exchange(r, 2, failed, 1, moved, &opened);
+        if (st != ORDO_OK) {
+            free(failed);
+            region_discard(r);
+            return st;
+        }
     }
-out:
     free(failed);
-    free(all_failed);
-    if (st == ORDO_OK)
-        st = region_link(r);
-    if (st != ORDO_OK) {
-        region_discard(r);
+    /* the layers open it even where keys failed (see region_alloc) */
+    ordo_status_t linked = region_link(r);
+    st = finish_agreed(r, linked == ORDO_OK, opened != ORDO_OK ? opened : linked, "open");
+    if (st != ORDO_OK)
         return st;
-    }
     *region_p = r;
     return ORDO_OK;
 }
@@ -519,6 +636,8 @@ out:
 ORDO_API ordo_status_t ordo_region_free(ordo_region_h region)
 {
     ORDO_CHECK_INIT();
+    /* a handle that is not a region names no collective to join: refused
+     * here alone (the others wait in theirs until ORDO_BOOT_TIMEOUT) */
     if (region == NULL || region->magic != ORDO_MAGIC_REGION)
         return ORDO_ERR_INVALID_HANDLE;
     ordo_status_t st = ORDO_OK;
@@ -527,16 +646,10 @@ ORDO_API ordo_status_t ordo_region_free(ordo_region_h region)
         if (st == ORDO_OK)
             st = s2;
     }
-    /* Every peer finished with our memory before it goes. */
-    ordo_status_t s2 = ordo_ctx->boot->ops->barrier(ordo_ctx->boot);
-    if (st == ORDO_OK)
-        st = s2;
-    for (struct ordo_region **pp = &ordo_ctx->regions; *pp; pp = &(*pp)->next) {
-        if (*pp == region) {
-            *pp = region->next;
-            break;
-        }
-    }
+    /* Every peer finished with our memory before it goes, and every rank
+     * returns the same status. */
+    st = gather_agreed(region->id, "free", st, NULL, 0, NULL);
+    region_unlink(region);
     region_discard(region);
     return st;
 }

@@ -269,6 +269,32 @@ static ordo_status_t comm_agree(const int *members, int n, uint32_t *id_p, int *
     return ORDO_OK;
 }
 
+/* Status agreement: {status, rank} of the lowest member that failed. */
+static void status_fold(uint64_t acc[2], const uint64_t in[2])
+{
+    if ((int64_t)acc[0] == ORDO_OK && (int64_t)in[0] != ORDO_OK) {
+        acc[0] = in[0];
+        acc[1] = in[1];
+    }
+}
+
+/* Every member learns how the others fared and returns the same status:
+ * the failure of the lowest failing member (logged by the others), else
+ * the exchange's own. */
+static ordo_status_t agree_status(const int *members, int n, int tag, ordo_status_t mine,
+                                  const char *what)
+{
+    uint64_t v[2] = {(uint64_t)(int64_t)mine, (uint64_t)p2p->rank};
+    ordo_status_t st = members_exchange(members, n, tag, v, status_fold, NULL);
+    if (st != ORDO_OK)
+        return st;
+    ordo_status_t agreed = (ordo_status_t)(int64_t)v[0];
+    if (agreed != ORDO_OK && mine == ORDO_OK)
+        ordo_error("%s failed on rank %d (%s): it fails on every member", what, (int)v[1],
+                   ordo_status_string(agreed));
+    return agreed;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
@@ -337,14 +363,25 @@ ORDO_API ordo_status_t ordo_comm_create(const ordo_comm_params_t *params, ordo_c
     if (st != ORDO_OK)
         return st;
     p2p_comm_t *c = NULL;
-    if ((st = comm_agree(members, n, &id, &slot)) == ORDO_OK) {
-        if (slot >= 0)
-            p2p->slots_free &= ~((uint64_t)1 << slot);
-        st = comm_new(match, id, members, n, slot, &c);
-    }
-    free(members);
-    if (st != ORDO_OK)
+    if ((st = comm_agree(members, n, &id, &slot)) != ORDO_OK) {
+        free(members);
         return st;
+    }
+    if (slot >= 0)
+        p2p->slots_free &= ~((uint64_t)1 << slot);
+    st = comm_new(match, id, members, n, slot, &c);
+    if (st != ORDO_OK && slot >= 0)
+        p2p->slots_free |= (uint64_t)1 << slot;
+    /* a member that could not build the context makes all give it up */
+    st = agree_status(members, n, P2P_TAG_CREATE, st, "ordo_comm_create");
+    free(members);
+    if (st != ORDO_OK) {
+        if (c)
+            comm_retire(c);
+        if (id >= p2p->next_id)
+            p2p->next_id = id + 1;
+        return st;
+    }
     *comm_p = c;
     return ORDO_OK;
 }
@@ -360,11 +397,13 @@ ORDO_API ordo_status_t ordo_comm_destroy(ordo_comm_h comm)
         return st;
     if (c->posted_head) {
         ordo_error("ordo_comm_destroy: receives are still posted on the context");
-        return ORDO_ERR_BUSY;
+        st = ORDO_ERR_BUSY;
     }
-    /* every member is done with the context before any drops it */
-    uint64_t none[2] = {0, 0};
-    st = members_exchange(c->members, c->nmembers, P2P_TAG_DESTROY, none, NULL, NULL);
+    /* every member is done with the context before any drops it, and all
+     * keep it where one may not drop it */
+    st = agree_status(c->members, c->nmembers, P2P_TAG_DESTROY, st, "ordo_comm_destroy");
+    if (st == ORDO_ERR_BUSY)
+        return st;
     ordo_progress_once();
     size_t n = comm_discard(c);
     if (n)

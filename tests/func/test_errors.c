@@ -1,7 +1,9 @@
 /* Every misuse returns the right status and changes nothing. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysinfo.h>
+#include <time.h>
 
 #include "../harness.h"
 
@@ -129,6 +131,30 @@ int main(void)
         size_t all = ((size_t)si.totalram + (size_t)si.totalswap) * si.mem_unit;
         CHECK_STATUS(ordo_region_alloc(all + ((size_t)1 << 30), 0, &r2, &base2),
                      ORDO_ERR_NO_MEMORY);
+    }
+
+    /* errors agreed collectively: a region call that fails on one rank
+     * fails on every rank with that rank's status, at once (the others used
+     * to wait out the bootstrap timeout), and the next call works */
+    if (n > 1) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        int last = ordo_rank() == n - 1, first = ordo_rank() == 0;
+        CHECK_STATUS(ordo_region_alloc(last ? ((size_t)1 << 46) + 1 : 4096, 0, &r2, &base2),
+                     ORDO_ERR_INVALID_PARAM);
+        CHECK_STATUS(ordo_region_alloc(first ? (size_t)1 << 45 : 4096, 0, &r2, &base2),
+                     ORDO_ERR_NO_MEMORY);
+        CHECK_STATUS(ordo_region_alloc(first ? (size_t)1 << 45 : 4096, ORDO_REGION_EPOCHS, &r2,
+                                       &base2), ORDO_ERR_NO_MEMORY);
+        char mine[64];
+        CHECK_STATUS(ordo_region_create(last ? NULL : mine, sizeof(mine), 0, &r2),
+                     ORDO_ERR_INVALID_PARAM);
+        CHECK_STATUS(ordo_region_alloc(4096, first ? 1u << 30 : 0, &r2, &base2),
+                     ORDO_ERR_INVALID_PARAM);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        CHECK(t1.tv_sec - t0.tv_sec < 10);
+        CHECK_OK(ordo_region_alloc(4096, ORDO_REGION_EPOCHS, &r2, &base2));
+        CHECK_OK(ordo_region_free(r2));
     }
 
     /* impossible lengths: refused by every rank alike, never taken modulo

@@ -299,6 +299,20 @@ static void contexts_isolate(void)
     CHECK_OK(ordo_request_wait(&r, NULL));
     CHECK_OK(ordo_comm_destroy(lib));
     CHECK_STATUS(ordo_send(lib, &a, sizeof(a), right, 5), ORDO_ERR_INVALID_HANDLE);
+    /* one member alone has a receive posted: every member is refused
+     * alike and keeps the context (the others used to drop it, pairing
+     * their destroy with that member's next one) */
+    if (np > 1) {
+        REQUIRE_OK(ordo_comm_create(NULL, &lib));
+        if (me == 0)
+            CHECK_STATUS(ordo_recv_nb(lib, &x, sizeof(x), left, 6, &r), ORDO_INPROGRESS);
+        CHECK_STATUS(ordo_comm_destroy(lib), ORDO_ERR_BUSY);
+        if (me == 0) {
+            CHECK_OK(ordo_request_cancel(r));
+            CHECK_OK(ordo_request_wait(&r, NULL));
+        }
+        CHECK_OK(ordo_comm_destroy(lib));
+    }
     REQUIRE_OK(ordo_barrier());
 }
 
