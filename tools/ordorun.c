@@ -54,6 +54,7 @@ typedef struct kv {
     char   key[ORDO_BOOT_KEY_MAX];
     int    fd;         /* descriptor entries; -1 for values */
     int    owner;      /* the rank that stored it; -1: the launcher */
+    int    reads_left; /* an allgather part: dropped after this many reads; 0: kept */
     size_t len;
     char   val[];
 } kv_t;
@@ -237,12 +238,34 @@ static kv_t *kv_find(const char *key, int want_fd)
     return NULL;
 }
 
-static void answer_get(int rank, kv_t *e)
+static void kv_uncount(const kv_t *e);
+
+static void kv_unlink(kv_t *e)
+{
+    for (kv_t **pp = &job.kvs; *pp; pp = &(*pp)->next) {
+        if (*pp == e) {
+            *pp = e->next;
+            break;
+        }
+    }
+    kv_uncount(e);
+    if (e->fd >= 0)
+        close(e->fd);
+    free(e);
+}
+
+/* Answer a get; 1 when that was the entry's last read (it is gone). */
+static int answer_get(int rank, kv_t *e)
 {
     if (e->fd >= 0)
         send_reply(rank, ORDO_OK, NULL, 0, e->fd);
     else
         send_reply(rank, ORDO_OK, e->val, e->len, -1);
+    if (e->reads_left > 0 && --e->reads_left == 0) {
+        kv_unlink(e);
+        return 1;
+    }
+    return 0;
 }
 
 /* A key arrived: answer those who waited for it. */
@@ -251,9 +274,11 @@ static void wake_pending(kv_t *e)
     for (pending_t **pp = &job.pending; *pp;) {
         pending_t *p = *pp;
         if ((e->fd >= 0) == p->want_fd && strcmp(p->key, e->key) == 0) {
-            answer_get(p->rank, e);
+            int rank = p->rank;
             *pp = p->next;
             free(p);
+            if (answer_get(rank, e))
+                return;   /* its last reader */
         } else {
             pp = &p->next;
         }
@@ -312,7 +337,8 @@ static void kv_uncount(const kv_t *e)
 }
 
 /* 0, -1 (no memory), or -2 (over the owner's quota; said once). */
-static int kv_store(const char *key, const void *val, size_t len, int fd, int owner)
+static int kv_store(const char *key, const void *val, size_t len, int fd, int owner,
+                    int reads)
 {
     kv_t *old = kv_find(key, fd >= 0);
     if (owner >= 0) {
@@ -339,21 +365,12 @@ static int kv_store(const char *key, const void *val, size_t len, int fd, int ow
     snprintf(e->key, sizeof(e->key), "%s", key);
     e->fd = fd;
     e->owner = owner;
+    e->reads_left = reads;
     e->len = len;
     if (len)
         memcpy(e->val, val, len);
-    if (old) {   /* replace in place: a rank may republish a key */
-        for (kv_t **pp = &job.kvs; *pp; pp = &(*pp)->next) {
-            if (*pp == old) {
-                *pp = old->next;
-                break;
-            }
-        }
-        kv_uncount(old);
-        if (old->fd >= 0)
-            close(old->fd);
-        free(old);
-    }
+    if (old)   /* replace in place: a rank may republish a key */
+        kv_unlink(old);
     if (owner >= 0) {
         if (fd >= 0)
             job.ranks[owner].kv_fds++;
@@ -368,16 +385,9 @@ static int kv_store(const char *key, const void *val, size_t len, int fd, int ow
 
 static void kv_delete_fd(const char *key)
 {
-    for (kv_t **pp = &job.kvs; *pp; pp = &(*pp)->next) {
-        kv_t *e = *pp;
-        if (e->fd >= 0 && strcmp(e->key, key) == 0) {
-            *pp = e->next;
-            kv_uncount(e);
-            close(e->fd);
-            free(e);
-            return;
-        }
-    }
+    kv_t *e = kv_find(key, 1);
+    if (e)
+        kv_unlink(e);
 }
 
 /* --------------------------------------------------------------- requests */
@@ -494,15 +504,19 @@ static void handle_request(int rank)
         send_typed(rank, ORDO_BOOT_CANCELLED, ORDO_OK, NULL, 0, -1);
         break;
     case ORDO_BOOT_PUT:
-        send_reply(rank, kv_store(key, val, hdr.vallen, -1, rank) ? ORDO_ERR_NO_MEMORY
-                                                                   : ORDO_OK, NULL, 0, -1);
+    case ORDO_BOOT_GATHER_PUT: {
+        int reads = hdr.type == ORDO_BOOT_GATHER_PUT ? job.n : 0;
+        send_reply(rank, kv_store(key, val, hdr.vallen, -1, rank, reads) ? ORDO_ERR_NO_MEMORY
+                                                                          : ORDO_OK,
+                   NULL, 0, -1);
         break;
+    }
     case ORDO_BOOT_FD_PUT:
         if (fd < 0) {
             send_reply(rank, ORDO_ERR_INVALID_PARAM, NULL, 0, -1);
             break;
         }
-        if (kv_store(key, NULL, 0, fd, rank)) {
+        if (kv_store(key, NULL, 0, fd, rank, 0)) {
             close(fd);
             send_reply(rank, ORDO_ERR_NO_MEMORY, NULL, 0, -1);
             break;
@@ -825,7 +839,7 @@ int main(int argc, char **argv)
     if (hfd < 0 || ftruncate(hfd, job.n) < 0 ||
         (job.health = mmap(NULL, (size_t)job.n, PROT_READ | PROT_WRITE, MAP_SHARED, hfd, 0)) ==
             MAP_FAILED ||
-        kv_store(ORDO_BOOT_HEALTH_KEY, NULL, 0, hfd, -1) ||
+        kv_store(ORDO_BOOT_HEALTH_KEY, NULL, 0, hfd, -1, 0) ||
         fcntl(hfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE) < 0) {
         die_msg("cannot create the job's health page: %s", strerror(errno));
         return 1;

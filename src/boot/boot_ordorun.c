@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -86,6 +87,18 @@ static ordo_status_t read_msg(boot_ordorun_t *b, ordo_boot_msg_t *hdr_p, int *fd
     for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
         if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
             memcpy(&fd, CMSG_DATA(c), sizeof(int));
+    if (mh.msg_flags & MSG_CTRUNC) {
+        /* the kernel could not install the descriptor the reply carried */
+        struct rlimit rl;
+        getrlimit(RLIMIT_NOFILE, &rl);
+        ordo_error("a descriptor from the launcher was dropped: this process has reached "
+                   "its descriptor limit (ulimit -n: %llu open files); it holds one per "
+                   "region of each peer on this node", (unsigned long long)rl.rlim_cur);
+        if (fd >= 0)
+            close(fd);
+        *fd_p = -1;
+        return ORDO_ERR_IO;
+    }
     memcpy(hdr_p, b->buf, sizeof(*hdr_p));
     if ((size_t)n < sizeof(*hdr_p) ||
         (hdr_p->type != ORDO_BOOT_REPLY && hdr_p->type != ORDO_BOOT_CANCELLED) ||
@@ -190,25 +203,21 @@ static ordo_status_t call(ordo_boot_t *base, uint32_t type, const char *key,
     return take_reply(b, &hdr, fd, out, cap, len_p, fd_p);
 }
 
-static ordo_status_t or_put(ordo_boot_t *b, const char *key, const void *val, size_t len)
-{
-    return call(b, ORDO_BOOT_PUT, key, val, len, -1, NULL, 0, NULL, NULL);
-}
-
 static ordo_status_t or_get(ordo_boot_t *b, const char *key, void *val, size_t cap,
                             size_t *len_p)
 {
     return call(b, ORDO_BOOT_GET, key, NULL, 0, -1, val, cap, len_p, NULL);
 }
 
-/* The launcher keeps every key: each rank puts its part under tag/rank and
- * gets the others' (a get waits until the key exists). */
+/* Each rank puts its part under tag/rank and gets the others' (a get waits
+ * until the key exists); the launcher drops a part once every rank has read
+ * it, so allgathers leave nothing behind however many a job makes. */
 static ordo_status_t or_allgather(ordo_boot_t *b, const char *tag, const void *mine,
                                   size_t len, void *all)
 {
     char key[ORDO_BOOT_KEY_MAX];
     snprintf(key, sizeof(key), "%s/%d", tag, b->rank);
-    ordo_status_t st = or_put(b, key, mine, len);
+    ordo_status_t st = call(b, ORDO_BOOT_GATHER_PUT, key, mine, len, -1, NULL, 0, NULL, NULL);
     if (st != ORDO_OK)
         return st;
     for (int r = 0; r < b->size; r++) {

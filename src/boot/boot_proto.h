@@ -38,6 +38,8 @@ typedef enum ordo_boot_msg_type {
     ORDO_BOOT_CANCEL   = 9,  /* rank -> launcher: it gave up waiting for its request (a
                               * time-out): forget the request (a barrier arrival, a get
                               * waiting for its key) */
+    ORDO_BOOT_GATHER_PUT = 10, /* key, value: a rank's part of an allgather; the launcher
+                                * drops it once every rank has read it */
     ORDO_BOOT_REPLY    = 64, /* launcher -> rank */
     ORDO_BOOT_CANCELLED = 65 /* launcher -> rank: answers CANCEL; a reply that came
                               * before it answered the request cancelled */

@@ -387,8 +387,19 @@ static ordo_status_t finish_agreed(struct ordo_region *r, int linked, ordo_statu
         if (linked)
             region_unlink(r);
         region_discard(r);
+        return st;
     }
-    return st;
+    /* every peer holds its key now */
+    for (int i = 0; i < ordo_ctx->n_ifaces; i++)
+        if (r->mem[i])
+            ordo_ctx->ifaces[i]->ops->mem_published(ordo_ctx->ifaces[i], r->mem[i]);
+    /* an allocated region needs its descriptor no more (the mapping stays):
+     * one descriptor less per region against this process's limit */
+    if (r->kind == ORDO_REGION_KIND_ALLOC && r->memfd >= 0) {
+        close(r->memfd);
+        r->memfd = -1;
+    }
+    return ORDO_OK;
 }
 
 /* A number from a line "name value [kB]" of a /proc or /sys file;

@@ -134,6 +134,10 @@ struct ordo_tl_ops {
     ordo_status_t (*mem_expose)(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t *params,
                                 ordo_tl_mem_t **mem_p, void *blob, size_t *bloblen_p);
     void          (*mem_release)(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem);
+    /* Every peer has opened its key for mem: drop what was kept only so
+     * that they could (shm: the launcher's copy of the memory's descriptor),
+     * so that nothing per region stays outside the processes that use it. */
+    void          (*mem_published)(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem);
     /* Turn a peer's blob into a key.  ORDO_ERR_PERMISSION when the peer's
      * memory exists but this process may not reach it. */
     ordo_status_t (*rkey_open)(ordo_tl_iface_t *iface, int rank, const void *blob,

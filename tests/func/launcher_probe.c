@@ -15,7 +15,10 @@
  *                            barrier times out (run with ORDO_BOOT_TIMEOUT=1), and
  *                            their next barrier waits for R; then everyone
  *                            allocates a region: "late R: first S1, second S2
- *                            after T ms, region ok" */
+ *                            after T ms, region ok"
+ *   probe regions N          every rank keeps allocating 4 KiB regions, up to N or
+ *                            the first failure, frees them all, allocates one more:
+ *                            "regions R: kept K, last S, after ok" */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -104,6 +107,24 @@ int main(int argc, char **argv)
         if (reg == ORDO_OK)
             ordo_region_free(r);
         return ordo_finalize() == ORDO_OK && reg == ORDO_OK && second == ORDO_OK ? 0 : 20;
+    }
+    if (strcmp(mode, "regions") == 0) {
+        ordo_region_h *r = calloc((size_t)who, sizeof(*r));
+        void *base;
+        ordo_status_t last = ORDO_OK;
+        int kept = 0;
+        while (r && kept < who && (last = ordo_region_alloc(4096, 0, &r[kept], &base)) == ORDO_OK)
+            kept++;
+        for (int i = 0; i < kept; i++)
+            ordo_region_free(r[i]);
+        ordo_region_h again;
+        ordo_status_t after = ordo_region_alloc(4096, 0, &again, &base);
+        printf("regions %d: kept %d, last %s, after %s\n", me, kept, ordo_status_string(last),
+               after == ORDO_OK ? "ok" : ordo_status_string(after));
+        if (after == ORDO_OK)
+            ordo_region_free(again);
+        free(r);
+        return ordo_finalize() == ORDO_OK && after == ORDO_OK ? 0 : 20;
     }
     if (strcmp(mode, "wait") == 0) {
         signal(SIGINT, on_signal);

@@ -131,6 +131,27 @@ def test_descriptor_limit_is_raised_or_named(bindir):
     assert r.returncode == 0, r.stderr
 
 
+def test_regions_are_bounded_by_the_ranks_not_the_launcher(bindir):
+    # The launcher held a descriptor for every live region (a job stopped at
+    # about 10,000, with a bare error and a peer timing out); it now drops
+    # each once the peers have theirs.  Under ulimit -n 1024 the launcher's
+    # old quota was 478 per rank: 700 live regions now fit
+    r = run(bindir, "-n", "2", probe(bindir), "regions", "700", preexec_fn=_nofile(1024, 1024),
+            timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("kept 700, last success, after ok") == 2, r.stdout + r.stderr
+    # Past a rank's own limit (one descriptor per region of each peer on the
+    # node) every rank fails alike, at once, and the error names the limit
+    t0 = time.monotonic()
+    r = run(bindir, "-n", "2", probe(bindir), "regions", "5000", preexec_fn=_nofile(1024, 1024),
+            timeout=60)
+    assert time.monotonic() - t0 < 30
+    assert r.returncode == 0, r.stderr
+    kept = re.findall(r"regions \d: kept (\d+), last a system call failed, after ok", r.stdout)
+    assert len(kept) == 2 and kept[0] == kept[1] and 500 < int(kept[0]) < 1024, r.stdout
+    assert "descriptor limit (ulimit -n: 1024 open files)" in r.stderr
+
+
 def test_large_eager_limit_costs_nothing_until_used(bindir):
     # ORDO_EAGER_MAX=256M: 8 bounce buffers of 256 MiB per lane were zeroed
     # at init (2 GiB and 7 s per rank); they are now touched only when used

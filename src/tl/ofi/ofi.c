@@ -434,6 +434,7 @@ const ordo_tl_ops_t ordo_tl_ofi_ops = {
     .reaches = ofi_reaches,
     .mem_expose = ofi_l_mem_expose,
     .mem_release = ofi_l_mem_release,
+    .mem_published = ofi_l_mem_published,
     .rkey_open = ofi_l_rkey_open,
     .rkey_close = ofi_l_rkey_close,
     .rkey_ptr = ofi_rkey_ptr,

@@ -327,6 +327,7 @@ void          ofi_l_am_release(ordo_tl_iface_t *iface, void *desc);
 ordo_status_t ofi_l_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t *params,
                                ordo_tl_mem_t **mem_p, void *blob, size_t *bloblen_p);
 void          ofi_l_mem_release(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem);
+void          ofi_l_mem_published(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem);
 ordo_status_t ofi_l_rkey_open(ordo_tl_iface_t *iface, int rank, const void *blob,
                               size_t bloblen, ordo_tl_rkey_t **rkey_p);
 void          ofi_l_rkey_close(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey);

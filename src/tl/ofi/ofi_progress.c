@@ -246,6 +246,12 @@ void ofi_l_mem_release(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem)
     unlock(o);
 }
 
+/* The peers' keys name the registration itself: nothing was kept for them. */
+void ofi_l_mem_published(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem)
+{
+    (void)iface, (void)mem;
+}
+
 ordo_status_t ofi_l_rkey_open(ordo_tl_iface_t *iface, int rank, const void *blob,
                                  size_t bloblen, ordo_tl_rkey_t **rkey_p)
 {

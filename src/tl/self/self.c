@@ -58,6 +58,11 @@ static void self_mem_release(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem)
     (void)iface, (void)mem;
 }
 
+static void self_mem_published(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem)
+{
+    (void)iface, (void)mem;   /* nothing kept for the peers */
+}
+
 static ordo_status_t self_rkey_open(ordo_tl_iface_t *iface, int rank, const void *blob,
                                     size_t bloblen, ordo_tl_rkey_t **rkey_p)
 {
@@ -177,6 +182,7 @@ const ordo_tl_ops_t ordo_tl_self_ops = {
     .reaches = self_reaches,
     .mem_expose = self_mem_expose,
     .mem_release = self_mem_release,
+    .mem_published = self_mem_published,
     .rkey_open = self_rkey_open,
     .rkey_close = self_rkey_close,
     .rkey_ptr = self_rkey_ptr,

@@ -185,6 +185,18 @@ static void shm_mem_release(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem)
     free(mem);
 }
 
+/* The local peers hold their duplicates of the descriptor: the launcher's
+ * copy is no longer needed (with it, a job's regions were bounded by the
+ * launcher's descriptor limit). */
+static void shm_mem_published(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem)
+{
+    shm_iface_t *s = (shm_iface_t *)iface;
+    if (mem->key[0]) {
+        s->boot->ops->fd_del(s->boot, mem->key);
+        mem->key[0] = '\0';
+    }
+}
+
 static ordo_status_t shm_rkey_open(ordo_tl_iface_t *iface, int rank, const void *blob,
                                    size_t bloblen, ordo_tl_rkey_t **rkey_p)
 {
@@ -470,6 +482,7 @@ const ordo_tl_ops_t ordo_tl_shm_ops = {
     .reaches = shm_reaches,
     .mem_expose = shm_mem_expose,
     .mem_release = shm_mem_release,
+    .mem_published = shm_mem_published,
     .rkey_open = shm_rkey_open,
     .rkey_close = shm_rkey_close,
     .rkey_ptr = shm_rkey_ptr,
