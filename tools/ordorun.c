@@ -30,6 +30,7 @@
 
 #include <ordo/status.h>
 #include <ordo/version.h>
+#include "../src/base/activity.h"
 #include "../src/boot/boot_proto.h"
 #include "ordorun_netns.h"
 #include "ordorun_output.h"
@@ -79,6 +80,9 @@ static struct {
     ordorun_net_t net;
     int          bind;
     int          notify;        /* --on-failure notify */
+    int64_t      timeout_ms;    /* --timeout: the job's time limit; 0: none */
+    int64_t      deadline;      /* when it runs out (now_ms) */
+    char        *activity;      /* shared with the ranks: where each waits */
     int          verbose;
     int          tag_output;    /* --tag-output */
     char       **env_set;       /* -x NAME=value, set in every rank */
@@ -134,6 +138,9 @@ static void usage(FILE *f)
             "  --bind core|none     bind rank r to core r mod cores (default core)\n"
             "  --on-failure MODE    abort: end the job when a rank dies (default);\n"
             "                       notify: tell the survivors (their waits fail)\n"
+            "  --timeout SECONDS    end the job after SECONDS (default: ORDO_TIMEOUT, else\n"
+            "                       none), naming the ordo call each rank waits in; exit\n"
+            "                       status 124\n"
             "  -x NAME[=VALUE]      set NAME to VALUE in every rank; without =VALUE, pass\n"
             "                       ordorun's own NAME (ranks inherit ordorun's environment\n"
             "                       anyway: accepted as mpirun accepts it); repeatable\n"
@@ -144,8 +151,8 @@ static void usage(FILE *f)
             "  -h, --help           print this help and exit\n"
             "exit status: 0 when every rank exited 0; otherwise the first non-zero status\n"
             "of a rank (128 + signal for a rank killed by a signal, or for a signal sent to\n"
-            "ordorun); 127 when prog cannot be run; 2 for a usage error; 1 when the\n"
-            "launcher itself failed (it says why).\n");
+            "ordorun); 124 when the job ran past --timeout; 127 when prog cannot be run;\n"
+            "2 for a usage error; 1 when the launcher itself failed (it says why).\n");
 }
 
 /* -x NAME[=VALUE]: 0, or -1 after saying what is wrong. */
@@ -173,6 +180,21 @@ static int ensure_descriptors(void)
         return -1;
     }
     job.fd_quota = (int)((rl.rlim_cur - base) / (rlim_t)job.n);
+    return 0;
+}
+
+/* --timeout / ORDO_TIMEOUT: seconds (fractions allowed), 0 for none. */
+static int parse_timeout(const char *text, const char *what)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end || !(v >= 0) || v > 1e9) {
+        die_msg("%s takes a number of seconds (0: no limit), not '%s'", what, text);
+        return -1;
+    }
+    job.timeout_ms = (int64_t)(v * 1000);
+    if (v > 0 && job.timeout_ms == 0)
+        job.timeout_ms = 1;
     return 0;
 }
 
@@ -585,6 +607,44 @@ static void rank_failed(int rank, int code, const char *how)
     }
 }
 
+/* The job ran past --timeout: say where each rank is, from the slot it
+ * stamps while it waits inside ordo (a slot is only text from a rank: read
+ * it as such, bounded). */
+static void report_timeout(void)
+{
+    die_msg("the job ran past its time limit (--timeout %.3g s); ending it",
+            (double)job.timeout_ms / 1000);
+    int64_t now = now_ms();
+    for (int r = 0; r < job.n; r++) {
+        if (job.ranks[r].state == RANK_EXITED)
+            continue;
+        const ordo_activity_slot_t *s =
+            (const ordo_activity_slot_t *)(job.activity + (size_t)r * ORDO_ACTIVITY_SLOT);
+        uint64_t stamp = job.activity ? __atomic_load_n(&s->stamp_ms, __ATOMIC_ACQUIRE) : 0;
+        char call[ORDO_ACTIVITY_CALL_MAX];
+        size_t k = 0;
+        if (job.activity)
+            for (; k + 1 < sizeof(call); k++) {
+                char ch = s->call[k];
+                if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                      (ch >= '0' && ch <= '9') || ch == '_'))
+                    break;
+                call[k] = ch;
+            }
+        call[k] = '\0';
+        int64_t age = stamp ? now - (int64_t)stamp : -1;
+        if (stamp == 0 || k == 0)
+            die_msg("rank %d (pid %d): never waited inside ordo (it computes, or is blocked "
+                    "outside ordo)", r, (int)job.ranks[r].pid);
+        else if (age < 1000)
+            die_msg("rank %d (pid %d): waiting inside %s", r, (int)job.ranks[r].pid, call);
+        else
+            die_msg("rank %d (pid %d): not inside ordo (it computes, or is blocked outside "
+                    "ordo); it last waited in %s %.1f s ago", r, (int)job.ranks[r].pid, call,
+                    (double)age / 1000);
+    }
+}
+
 static void signal_all(int sig)
 {
     for (int r = 0; r < job.n; r++)
@@ -704,6 +764,7 @@ int main(int argc, char **argv)
         {"netns", no_argument, NULL, 'S'},
         {"bind", required_argument, NULL, 'b'},
         {"on-failure", required_argument, NULL, 'f'},
+        {"timeout", required_argument, NULL, 't'},
         {"verbose", no_argument, NULL, 'v'},
         {"tag-output", no_argument, NULL, 'T'},
         {"version", no_argument, NULL, 'V'},
@@ -712,6 +773,9 @@ int main(int argc, char **argv)
     job.n = -1;
     job.unjoined_exit = -1;
     job.nodes = 1;
+    const char *env_timeout = getenv("ORDO_TIMEOUT");
+    if (env_timeout && *env_timeout && parse_timeout(env_timeout, "ORDO_TIMEOUT") < 0)
+        return 2;
     job.bind = 1;
     int c;
     /* long-only parsing: -np works as mpirun users type it, while -n, -x, -v
@@ -758,6 +822,10 @@ int main(int argc, char **argv)
                 die_msg("--on-failure takes abort or notify, not '%s'", optarg);
                 return 2;
             }
+            break;
+        case 't':
+            if (parse_timeout(optarg, "--timeout") < 0)
+                return 2;
             break;
         case 'v': job.verbose = 1; break;
         case 'T': job.tag_output = 1; break;
@@ -844,6 +912,18 @@ int main(int argc, char **argv)
         die_msg("cannot create the job's health page: %s", strerror(errno));
         return 1;
     }
+    /* The activity page: each rank stamps its own slot while it waits, so
+     * that a job past --timeout can be told where it is stuck */
+    size_t alen = (size_t)job.n * ORDO_ACTIVITY_SLOT;
+    int afd = memfd_create("ordo-activity", MFD_CLOEXEC);
+    if (afd < 0 || ftruncate(afd, (off_t)alen) < 0 ||
+        (job.activity = mmap(NULL, alen, PROT_READ, MAP_SHARED, afd, 0)) == MAP_FAILED ||
+        kv_store(ORDO_BOOT_ACTIVITY_KEY, NULL, 0, afd, -1, 0)) {
+        die_msg("cannot create the job's activity page: %s", strerror(errno));
+        return 1;
+    }
+    if (job.timeout_ms)
+        job.deadline = now_ms() + job.timeout_ms;
 
     int started = 0;
     for (int r = 0; r < job.n; r++) {
@@ -906,6 +986,17 @@ int main(int argc, char **argv)
             np += (nfds_t)(2 * job.n);
         }
         int timeout = -1;
+        if (job.deadline && !job.ending) {
+            int64_t left = job.deadline - now_ms();
+            if (left <= 0) {
+                report_timeout();
+                if (job.job_status == 0)
+                    job.job_status = 124;
+                begin_ending(SIGTERM);
+            } else {
+                timeout = left > INT32_MAX ? INT32_MAX : (int)left;
+            }
+        }
         if (job.kill_deadline) {
             int64_t left = job.kill_deadline - now_ms();
             if (left <= 0) {
@@ -913,7 +1004,8 @@ int main(int argc, char **argv)
                 job.kill_deadline = 0;
                 left = 0;
             }
-            timeout = job.kill_deadline ? (int)left : -1;
+            if (job.kill_deadline && (timeout < 0 || left < timeout))
+                timeout = (int)left;
         }
         int rc = poll(pfds, np, timeout);
         if (rc < 0 && errno != EINTR) {

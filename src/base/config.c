@@ -280,9 +280,10 @@ static void describe_accepted(const ordo_setting_t *s, char *buf, size_t len)
 }
 
 /* Variables of the ORDO_ namespace that are not settings: what ordorun
- * hands each rank. */
+ * hands each rank, and ordorun's own (ORDO_TIMEOUT, which the ranks
+ * inherit). */
 static const char *const launcher_variables[] = {
-    "ORDO_RANK", "ORDO_SIZE", "ORDO_BOOT_FD", "ORDO_NODES", "ORDO_BINDING",
+    "ORDO_RANK", "ORDO_SIZE", "ORDO_BOOT_FD", "ORDO_NODES", "ORDO_BINDING", "ORDO_TIMEOUT",
 };
 
 static size_t edit_distance(const char *a, const char *b)

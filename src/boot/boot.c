@@ -3,6 +3,7 @@
  * the launcher named: running as a silent singleton would be a wrong answer
  * delivered quietly. */
 #define _GNU_SOURCE
+#include "../base/activity.h"
 #include "boot.h"
 
 #include <errno.h>
@@ -45,6 +46,7 @@ long long ordo_boot_now_ms(void)
 
 void ordo_boot_idle(ordo_boot_t *b, unsigned spins)
 {
+    ordo_activity_wait_pass();
     if (b->while_waiting == NULL) {
         /* nothing to drive: a short sleep, not a spin, while the launcher
          * or a peer takes its time */

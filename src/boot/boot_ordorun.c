@@ -9,15 +9,19 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../base/activity.h"
 #include "boot.h"
 #include "boot_proto.h"
 #include "../base/log.h"
 
 typedef struct boot_ordorun {
     ordo_boot_t super;
+    char       *activity;       /* the launcher's activity page, or NULL */
+    size_t      activity_len;
     int         fd;
     int         timeout_ms;
     int         broken;        /* a cancelled request went unanswered: out of step */
@@ -272,6 +276,10 @@ static void or_fini(ordo_boot_t *base, int clean)
     close(b->fd);
     if (b->super.health)
         munmap((void *)b->super.health, (size_t)b->super.size);
+    if (b->activity) {
+        ordo_activity = NULL;
+        munmap(b->activity, b->activity_len);
+    }
     free(b->buf);
     free(b);
 }
@@ -328,6 +336,20 @@ ordo_status_t ordo_boot_ordorun_open(int fd, int rank, int size, int timeout_s,
     }
     if (b->super.health == NULL)
         ordo_warn("no health page from the launcher: a dead peer is noticed only by timeouts");
+    int afd;
+    if (or_fd_get(&b->super, -1, ORDO_BOOT_ACTIVITY_KEY, &afd) == ORDO_OK) {
+        size_t len = (size_t)size * ORDO_ACTIVITY_SLOT;
+        struct stat sb;
+        char *page = MAP_FAILED;
+        if (fstat(afd, &sb) == 0 && (size_t)sb.st_size >= len)   /* else SIGBUS on use */
+            page = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, afd, 0);
+        close(afd);
+        if (page != MAP_FAILED) {
+            b->activity = page;
+            b->activity_len = len;
+            ordo_activity = (ordo_activity_slot_t *)(page + (size_t)rank * ORDO_ACTIVITY_SLOT);
+        }
+    }
     *boot_p = &b->super;
     return ORDO_OK;
 }

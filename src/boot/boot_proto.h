@@ -16,6 +16,10 @@
 /* Descriptor key of the job's health page: one byte per rank, set non-zero
  * by the launcher when that rank died abnormally. */
 #define ORDO_BOOT_HEALTH_KEY "ordo.health"
+/* Descriptor key of the job's activity page: one ordo_activity_slot_t per
+ * rank (base/activity.h), written by that rank, read by the launcher to say
+ * where each rank waits when the job runs past --timeout. */
+#define ORDO_BOOT_ACTIVITY_KEY "ordo.activity"
 #define ORDO_BOOT_VALUE_MAX 65536
 #define ORDO_BOOT_MSG_MAX   (sizeof(ordo_boot_msg_t) + ORDO_BOOT_KEY_MAX + ORDO_BOOT_VALUE_MAX)
 

@@ -119,6 +119,7 @@ static void close_transports(ordo_context_t *ctx)
 
 ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params)
 {
+    ordo_activity_enter("ordo_init");
     if (ordo_ctx != NULL)
         return ORDO_ERR_ALREADY;
     if (params && (params->field_mask & ~(uint64_t)ORDO_INIT_FIELD_OOB)) {
@@ -280,6 +281,7 @@ void ordo_idle_pass(unsigned *idle)
 
 unsigned ordo_progress_wait(unsigned *idle)
 {
+    ordo_activity_wait_pass();
     unsigned n = ordo_progress_once();
     if (n)
         *idle = 0;

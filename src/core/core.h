@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <ordo/ordo.h>
 
+#include "../base/activity.h"
 #include "../base/compiler.h"
 #include "../boot/boot.h"
 #include "../tl/tl.h"
@@ -141,6 +142,8 @@ extern ordo_context_t *ordo_ctx;
     do {                                                     \
         if (ORDO_UNLIKELY(ordo_ctx == NULL))                 \
             return ORDO_ERR_NOT_INITIALIZED;                 \
+        if (__builtin_strncmp(__func__, "ordo_", 5) == 0)    \
+            ordo_activity_enter(__func__); /* public calls */ \
     } while (0)
 
 static inline ordo_status_t ordo_stream_resolve(ordo_stream_h in, struct ordo_stream **out)

@@ -18,7 +18,9 @@
  *                            after T ms, region ok"
  *   probe regions N          every rank keeps allocating 4 KiB regions, up to N or
  *                            the first failure, frees them all, allocates one more:
- *                            "regions R: kept K, last S, after ok" */
+ *                            "regions R: kept K, last S, after ok"
+ *   probe stuck R            rank R computes for ever outside ordo; the others
+ *                            wait for a message from it in ordo_recv */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -125,6 +127,17 @@ int main(int argc, char **argv)
             ordo_region_free(again);
         free(r);
         return ordo_finalize() == ORDO_OK && after == ORDO_OK ? 0 : 20;
+    }
+    if (strcmp(mode, "stuck") == 0) {
+        printf("ready %d\n", me);
+        if (me == who) {
+            volatile unsigned long spin = 0;
+            for (;;)
+                spin++;
+        }
+        int x;
+        ordo_status_t st = ordo_recv(NULL, &x, sizeof(x), who, 0, NULL);
+        return st == ORDO_OK ? 0 : 20;
     }
     if (strcmp(mode, "wait") == 0) {
         signal(SIGINT, on_signal);

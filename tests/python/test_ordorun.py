@@ -152,6 +152,28 @@ def test_regions_are_bounded_by_the_ranks_not_the_launcher(bindir):
     assert "descriptor limit (ulimit -n: 1024 open files)" in r.stderr
 
 
+def test_timeout_names_where_each_rank_is(bindir):
+    # A rank that computes for ever and two that wait for it: --timeout ends
+    # the job (nothing bounded it before), with status 124, and says which
+    # ranks wait inside which ordo call and which one is outside ordo
+    t0 = time.monotonic()
+    r = run(bindir, "-n", "3", "--bind", "none", "--timeout", "1.5", probe(bindir), "stuck", "2",
+            timeout=60)
+    took = time.monotonic() - t0
+    assert r.returncode == 124, r.stderr
+    assert 1.4 < took < 10, took
+    assert "ran past its time limit (--timeout 1.5 s)" in r.stderr
+    for rank in (0, 1):
+        assert re.search(rf"rank {rank} \(pid \d+\): waiting inside ordo_recv", r.stderr), r.stderr
+    assert re.search(r"rank 2 \(pid \d+\): (never waited inside ordo|not inside ordo)", r.stderr)
+    # the same limit from the environment; a malformed one is refused by name
+    r = run(bindir, "-n", "2", probe(bindir), "stuck", "1", env={**os.environ, "ORDO_TIMEOUT": "1"},
+            timeout=60)
+    assert r.returncode == 124 and "waiting inside ordo_recv" in r.stderr, r.stderr
+    r = run(bindir, "-n", "2", "--timeout", "soon", probe(bindir), "ok")
+    assert r.returncode == 2 and "--timeout takes a number of seconds" in r.stderr
+
+
 def test_large_eager_limit_costs_nothing_until_used(bindir):
     # ORDO_EAGER_MAX=256M: 8 bounce buffers of 256 MiB per lane were zeroed
     # at init (2 GiB and 7 s per rank); they are now touched only when used
