@@ -30,13 +30,49 @@ static ordo_status_t req_cancel(struct ordo_request *op)
     return ORDO_OK;
 }
 
+/* A new request object, entered in the token table. */
+static p2p_req_t *req_new(void)
+{
+    if (p2p->nreqs == p2p->capreqs) {
+        uint32_t cap = p2p->capreqs ? p2p->capreqs * 2 : 64;
+        p2p_req_t **a = realloc(p2p->reqs, cap * sizeof(*a));
+        if (a == NULL)
+            return NULL;
+        p2p->reqs = a;
+        p2p->capreqs = cap;
+    }
+    p2p_req_t *r = malloc(sizeof(*r));
+    if (r == NULL)
+        return NULL;
+    r->slot = p2p->nreqs;
+    r->gen = 0;
+    p2p->reqs[p2p->nreqs++] = r;
+    return r;
+}
+
+p2p_req_t *p2p_req_of_token(uint64_t token, int src, const char *what)
+{
+    uint32_t slot = (uint32_t)token, gen = (uint32_t)(token >> 32);
+    p2p_req_t *r = slot < p2p->nreqs ? p2p->reqs[slot] : NULL;
+    if (r && r->gen == gen && r->super.state == ORDO_OP_INFLIGHT &&
+        (r->kind == P2P_SEND ? r->peer : r->rsrc) == src)
+        return r;
+    /* A late answer for a request that already failed (its peer was
+     * declared dead) is expected; anything else is a corrupt header. */
+    if (!(r && r->gen == gen))
+        ordo_error("rank %d sent a %s naming no request of ours (token 0x%llx): a corrupt "
+                   "or forged header, ignored", src, what, (unsigned long long)token);
+    return NULL;
+}
+
 static p2p_req_t *req_alloc(int kind, p2p_comm_t *c, int peer, int tag, void *buf, size_t len)
 {
     p2p_req_t *r = p2p->free_reqs;
     if (ORDO_LIKELY(r != NULL))
         p2p->free_reqs = r->qnext;
-    else if ((r = malloc(sizeof(*r))) == NULL)
+    else if ((r = req_new()) == NULL)
         return NULL;
+    r->gen++;   /* tokens of its earlier uses name nothing now */
     /* Only what the p2p paths read before writing (no full clear: this is
      * on every receive's path). */
     r->super.magic = ORDO_MAGIC_REQUEST;
@@ -850,6 +886,9 @@ static void p2p_fini(void)
         p2p->free_reqs = r->qnext;
         free(r);
     }
+    free(p2p->reqs);
+    p2p->reqs = NULL;
+    p2p->nreqs = p2p->capreqs = 0;
     while (p2p->free_msgs) {
         p2p_msg_t *m = p2p->free_msgs;
         p2p->free_msgs = m->next;

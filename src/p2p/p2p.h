@@ -83,7 +83,9 @@ typedef struct p2p_req {
     size_t          moved;       /* fragments pushed / arrived */
     size_t          split;       /* SPLIT: where the sender's part begins */
     uint8_t         parts;       /* SPLIT: halves finished (ours, and the peer's FIN) */
-    uint64_t        peer_req;
+    uint32_t        slot;        /* its index in p2p->reqs, for life */
+    uint32_t        gen;         /* bumped at each reuse: with slot, its token */
+    uint64_t        peer_req;    /* the peer's token for its request */
     ordo_tl_mem_t  *mem;
     ordo_tl_rkey_t *rkey;
     struct p2p_req *qnext, *qprev;   /* posted queue, or a peer's send / pipe queue */
@@ -149,6 +151,10 @@ typedef struct p2p_state {
     p2p_comm_t         **comms;
     uint32_t             ncomms, capcomms;
     p2p_req_t           *free_reqs;
+    /* every request object ever made (they are reused, never freed before
+     * finalize), by slot: a token on the wire names one of them */
+    p2p_req_t          **reqs;
+    uint32_t             nreqs, capreqs;
     p2p_msg_t           *free_msgs;     /* records with P2P_SMALL_ROOM */
     p2p_ctl_t           *free_ctls;
     p2p_req_t           *active;
@@ -160,6 +166,17 @@ typedef struct p2p_state {
 extern p2p_state_t *p2p;
 
 static inline p2p_peer_t *p2p_peer(int rank) { return &p2p->peers[rank]; }
+
+/* A request as named in headers (sreq, rreq): slot and generation, never
+ * its address, since the peer's headers are memory it could write. */
+static inline uint64_t p2p_token(const p2p_req_t *r)
+{
+    return (uint64_t)r->gen << 32 | r->slot;
+}
+
+/* The unfinished request of ours a peer's header names, or NULL (logged)
+ * when it names none: a stale or forged token is never dereferenced. */
+p2p_req_t *p2p_req_of_token(uint64_t token, int src, const char *what);
 
 /* match.c */
 ordo_status_t p2p_incoming(int src, const p2p_hdr_t *h, void *payload, size_t plen,

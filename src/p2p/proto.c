@@ -139,7 +139,7 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
     p2p_peer_t *p = p2p_peer(dest);
     ordo_tl_iface_t *f = ordo_iface_of(dest);
     p2p_hdr_t h = {.type = P2P_MSG, .proto = r->proto, .comm = r->comm->id, .tag = r->tag,
-                   .seq = r->seq, .len = r->len, .sreq = (uint64_t)(uintptr_t)r};
+                   .seq = r->seq, .len = r->len, .sreq = p2p_token(r)};
     uint16_t owed = take_owed(p);
     h.credits = owed;
     ordo_status_t st;
@@ -384,7 +384,7 @@ static int split_start(p2p_req_t *r, ordo_tl_iface_t *f)
     /* CTS: len = bytes accepted, rreq = us, seq = split offset in pages */
     p2p_hdr_t h = {.type = P2P_CTS, .proto = PROTO_SPLIT, .len = r->deliver,
                    .seq = (uint32_t)(r->split >> 12), .sreq = r->peer_req,
-                   .rreq = (uint64_t)(uintptr_t)r};
+                   .rreq = p2p_token(r)};
     p2p_send_ctl(r->rsrc, &h, blob, bloblen);
     r->super.comp.func = split_get_done;
     ordo_status_t st = f->ops->get(f, r->rkey, 0, r->buf, r->split, 0, &r->super.comp);
@@ -450,7 +450,7 @@ static void start_rendezvous_recv(p2p_req_t *r, p2p_msg_t *m)
                    ordo_status_string(st));
     }
     p2p_hdr_t h = {.type = P2P_CTS, .proto = PROTO_PIPE, .len = r->deliver, .sreq = m->sreq,
-                   .rreq = (uint64_t)(uintptr_t)r};
+                   .rreq = p2p_token(r)};
     char blob[ORDO_TL_BLOB_MAX];
     size_t bloblen = 0;
     if (m->proto == PROTO_RPUT && p2p->single_copy) {
@@ -494,8 +494,8 @@ static void rput_done(ordo_tl_comp_t *comp, ordo_status_t st)
 
 static void on_cts(int src, const p2p_hdr_t *h, void *blob, size_t bloblen)
 {
-    p2p_req_t *r = (p2p_req_t *)(uintptr_t)h->sreq;
-    if (r->phase != PHASE_RNDV || r->peer != src)
+    p2p_req_t *r = p2p_req_of_token(h->sreq, src, "CTS");
+    if (r == NULL || r->kind != P2P_SEND || r->phase != PHASE_RNDV)
         return;   /* the send already failed (peer declared dead) */
     r->peer_req = h->rreq;
     r->deliver = ORDO_MIN((size_t)h->len, r->len);
@@ -522,10 +522,12 @@ static void on_cts(int src, const p2p_hdr_t *h, void *blob, size_t bloblen)
     pipe_start(r);
 }
 
-static void on_fin(const p2p_hdr_t *h)
+static void on_fin(int src, const p2p_hdr_t *h)
 {
     if (h->sreq) {   /* to the sender: the receiver has the data */
-        p2p_req_t *r = (p2p_req_t *)(uintptr_t)h->sreq;
+        p2p_req_t *r = p2p_req_of_token(h->sreq, src, "FIN");
+        if (r == NULL || r->kind != P2P_SEND)
+            return;
         if (h->proto == PROTO_SPLIT) {
             /* the receiver has the front half; it may overtake the CTS that
              * hands us the back half, so it is counted whatever our phase */
@@ -537,7 +539,9 @@ static void on_fin(const p2p_hdr_t *h)
             return;
         p2p_req_done(r, (ordo_status_t)h->tag);
     } else {         /* to the receiver: the sender put the data */
-        p2p_req_t *r = (p2p_req_t *)(uintptr_t)h->rreq;
+        p2p_req_t *r = p2p_req_of_token(h->rreq, src, "FIN");
+        if (r == NULL || r->kind != P2P_RECV)
+            return;
         if (h->proto == PROTO_SPLIT) {
             if (r->phase == PHASE_DATA)
                 split_part_done(r, (ordo_status_t)h->tag);
@@ -549,9 +553,11 @@ static void on_fin(const p2p_hdr_t *h)
     }
 }
 
-static void on_frag(const p2p_hdr_t *h, const void *data, size_t len)
+static void on_frag(int src, const p2p_hdr_t *h, const void *data, size_t len)
 {
-    p2p_req_t *r = (p2p_req_t *)(uintptr_t)h->rreq;
+    p2p_req_t *r = p2p_req_of_token(h->rreq, src, "fragment");
+    if (r == NULL || r->kind != P2P_RECV)
+        return;
     if (r->proto == PROTO_SPLIT && r->phase == PHASE_DATA) {
         /* the sender's half, through bounce buffers */
         size_t off = (size_t)h->len;
@@ -583,6 +589,11 @@ ordo_status_t p2p_am_handler(void *arg, int src, void *data, size_t len, void *d
 {
     (void)arg;
     const p2p_hdr_t *h = data;
+    if (len < sizeof(*h)) {
+        ordo_error("rank %d sent a two-sided message of %zu bytes, shorter than its header: "
+                   "a corrupt record, ignored", src, len);
+        return ORDO_OK;
+    }
     void *payload = (char *)data + sizeof(*h);
     size_t plen = len - sizeof(*h);
     if (h->credits)
@@ -595,10 +606,10 @@ ordo_status_t p2p_am_handler(void *arg, int src, void *data, size_t len, void *d
         on_cts(src, h, payload, plen);
         return ORDO_OK;
     case P2P_FIN:
-        on_fin(h);
+        on_fin(src, h);
         return ORDO_OK;
     case P2P_FRAG:
-        on_frag(h, payload, plen);
+        on_frag(src, h, payload, plen);
         return ORDO_OK;
     case P2P_CREDIT:
         return ORDO_OK;
