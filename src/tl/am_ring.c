@@ -182,28 +182,57 @@ static inline void step_over(ordo_am_rx_t *rx, size_t recsize)
     atomic_store_explicit(&((am_ctrl_t *)rx->base)->head, rx->head, memory_order_release);
 }
 
+/* The fields of the complete record at the head, read once (the writer
+ * could change them under us) and checked against the geometry: a kind
+ * that is none, inline data running past the ring's end, a bounce index
+ * or length outside the buffers.  0, or -1 with rx->broken set. */
+static int head_fields(ordo_am_rx_t *rx, const am_rec_t *rec, unsigned *kind_p, size_t *len_p,
+                       unsigned *bidx_p)
+{
+    const ordo_am_geometry_t *g = &rx->geo;
+    unsigned kind = *(const volatile uint16_t *)&rec->kind;
+    size_t len = *(const volatile uint32_t *)&rec->len;
+    unsigned bidx = *(const volatile uint16_t *)&rec->bidx;
+    size_t room = g->ring_size - (size_t)(rx->head & (g->ring_size - 1));
+    if (kind == REC_DATA && REC_HDR + len > room)
+        rx->broken = "an inline record longer than the ring holds there";
+    else if (kind == REC_BCOPY && (bidx >= g->nbounce || len > g->bounce_size))
+        rx->broken = "a bounce-buffer record whose index or length is outside the buffers";
+    else if (kind != REC_DATA && kind != REC_BCOPY && kind != REC_WRAP)
+        rx->broken = "a record of no known kind";
+    if (rx->broken)
+        return -1;
+    *kind_p = kind;
+    *len_p = len;
+    *bidx_p = bidx;
+    return 0;
+}
+
 unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t deliver,
                       void *arg)
 {
     const ordo_am_geometry_t *g = &rx->geo;
     size_t R = g->ring_size;
     unsigned n = 0;
-    while (n < max) {
+    while (n < max && !rx->broken) {
         am_rec_t *rec = head_rec(rx);
         if (atomic_load_explicit(&rec->stamp, memory_order_acquire) != rx->head + 1)
             break;
-        size_t recsize;
-        if (rec->kind == REC_WRAP) {
+        unsigned kind, bidx;
+        size_t len, recsize;
+        if (head_fields(rx, rec, &kind, &len, &bidx) != 0)
+            break;
+        if (kind == REC_WRAP) {
             recsize = R - (size_t)(rx->head & (R - 1));
-        } else if (rec->kind == REC_DATA) {
-            recsize = align_line(REC_HDR + rec->len);
-            if (deliver(arg, (char *)rec + REC_HDR, rec->len, NULL) == ORDO_ERR_BUSY)
+        } else if (kind == REC_DATA) {
+            recsize = align_line(REC_HDR + len);
+            if (deliver(arg, (char *)rec + REC_HDR, len, NULL) == ORDO_ERR_BUSY)
                 break;
             n++;
         } else {
             recsize = LINE;
-            _Atomic uint32_t *flag = flag_of(rx->base, g, rec->bidx);
-            ordo_status_t st = deliver(arg, bounce_of(rx->base, g, rec->bidx), rec->len, flag);
+            _Atomic uint32_t *flag = flag_of(rx->base, g, bidx);
+            ordo_status_t st = deliver(arg, bounce_of(rx->base, g, bidx), len, flag);
             if (st == ORDO_ERR_BUSY)
                 break;
             if (st != ORDO_INPROGRESS)
@@ -218,14 +247,18 @@ unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t del
 void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p)
 {
     am_rec_t *rec = head_rec(rx);
-    if (atomic_load_explicit(&rec->stamp, memory_order_acquire) != rx->head + 1 ||
-        rec->kind != REC_DATA)
+    unsigned kind, bidx;
+    size_t len;
+    if (rx->broken ||
+        atomic_load_explicit(&rec->stamp, memory_order_acquire) != rx->head + 1 ||
+        head_fields(rx, rec, &kind, &len, &bidx) != 0 || kind != REC_DATA)
         return NULL;
-    *len_p = rec->len;
+    rx->peek_len = len;
+    *len_p = len;
     return (char *)rec + REC_HDR;
 }
 
 void ordo_am_consume(ordo_am_rx_t *rx)
 {
-    step_over(rx, align_line(REC_HDR + head_rec(rx)->len));
+    step_over(rx, align_line(REC_HDR + rx->peek_len));   /* as checked by the peek */
 }

@@ -43,6 +43,12 @@ typedef struct ordo_am_rx {
     char              *base;
     ordo_am_geometry_t geo;
     uint64_t           head;
+    /* A record that broke the lane's rules was read (the writer's memory
+     * is not trusted: a kind, length or bounce index out of the geometry):
+     * the lane delivers nothing more.  What was wrong, for the log. */
+    const char        *broken;
+    size_t             peek_len;    /* the record ordo_am_peek returned */
+    int                broken_told; /* the owner logged it */
 } ordo_am_rx_t;
 
 /* What a receiver is handed: data is valid until the deliver function
@@ -73,7 +79,9 @@ ordo_status_t ordo_am_send_short(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
 ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen,
                                  const void *payload, size_t len);
 
-/* Deliver up to max records in ring order; returns how many. */
+/* Deliver up to max records in ring order; returns how many.  A record
+ * that breaks the lane's rules is not delivered: rx->broken says why, and
+ * the lane stays silent from then on (the caller reports it once). */
 unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t deliver,
                       void *arg);
 

@@ -135,6 +135,12 @@ unsigned shm_mailbox_poll(shm_mailbox_t *mb, ordo_tl_iface_t *iface)
             continue;   /* our own lane, written only by us: nothing there */
         c.src = r;
         n += ordo_am_poll(&mb->rx[r], 64, deliver, &c);
+        if (ORDO_UNLIKELY(mb->rx[r].broken != NULL) && !mb->rx[r].broken_told) {
+            mb->rx[r].broken_told = 1;
+            ordo_error("rank %d wrote %s into its shared-memory lane to this rank: the lane is "
+                       "broken and nothing more is taken from it (messages from rank %d wait "
+                       "until the job's time limit)", r, mb->rx[r].broken, r);
+        }
     }
     return n ? n : ordo_tl_am_flush(iface);
 }
