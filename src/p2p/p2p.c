@@ -755,8 +755,11 @@ ORDO_API ordo_status_t ordo_probe(ordo_comm_h comm, int source, int tag,
     int flag = 0;
     unsigned idle = 0;
     ordo_status_t st;
-    while ((st = ordo_probe_nb(comm, source, tag, &flag, info_p)) == ORDO_OK && !flag)
+    while ((st = ordo_probe_nb(comm, source, tag, &flag, info_p)) == ORDO_OK && !flag) {
+        ordo_activity_enter(__func__);   /* the probe above noted its own name */
+        ordo_activity_wait_pass();
         ordo_idle_pass(&idle);
+    }
     return st;
 }
 
