@@ -185,7 +185,7 @@ static ordo_status_t reject(coll_op_t *op, ordo_status_t st)
 
 static ordo_status_t wait_for(ordo_status_t st, ordo_request_h req)
 {
-    return st == ORDO_INPROGRESS ? ordo_request_wait(&req, NULL) : st;
+    return st == ORDO_INPROGRESS ? ordo_request_wait_inner(&req, NULL) : st;
 }
 
 ORDO_API ordo_status_t ordo_coll_barrier_nb(ordo_comm_h comm, ordo_request_h *req_p)

@@ -156,7 +156,7 @@ static ordo_status_t track(coll_op_t *op, ordo_status_t st, ordo_request_h r)
         size_t cap = op->capreqs ? 2 * op->capreqs : 8;
         ordo_request_h *a = realloc(op->reqs, cap * sizeof(*a));
         if (a == NULL) {
-            ordo_request_wait(&r, NULL);   /* cannot keep it: finish it now */
+            ordo_request_wait_inner(&r, NULL);   /* cannot keep it: finish it now */
             return ORDO_ERR_NO_MEMORY;
         }
         op->reqs = a;
@@ -280,7 +280,7 @@ static int advance(coll_op_t *op)
             if (r->state != ORDO_OP_DONE)
                 return 0;
             op->nreqs--;
-            ordo_status_t st = ordo_request_wait(&r, NULL);
+            ordo_status_t st = ordo_request_wait_inner(&r, NULL);
             if (st != ORDO_OK && op->error == ORDO_OK)
                 op->error = st;
         }
@@ -303,7 +303,7 @@ static int advance(coll_op_t *op)
         ordo_request_h r = op->reqs[--op->nreqs];
         if (r->state != ORDO_OP_DONE)
             ordo_request_cancel(r);   /* receives; sends finish or fail on their own */
-        ordo_request_wait(&r, NULL);
+        ordo_request_wait_inner(&r, NULL);
     }
     return 1;
 }

@@ -161,6 +161,7 @@ static inline ordo_tl_iface_t *ordo_iface_of(int rank)
 }
 
 /* stream.c */
+ordo_status_t        ordo_request_wait_inner(ordo_request_h *req, ordo_completion_t *info_p);
 void                 ordo_stream_free_dead(void);
 ordo_status_t        ordo_stream_new(ordo_order_t order, struct ordo_stream **stream_p);
 void                 ordo_stream_delete(struct ordo_stream *s);

@@ -63,6 +63,15 @@ ORDO_API ordo_status_t ordo_request_test(ordo_request_h *req, int *done_p,
 ORDO_API ordo_status_t ordo_request_wait(ordo_request_h *req, ordo_completion_t *info_p)
 {
     ORDO_CHECK_INIT();
+    return ordo_request_wait_inner(req, info_p);
+}
+
+/* ordo_request_wait for the blocking calls built on it: the call waiting
+ * keeps its own name (ordorun --timeout reports it). */
+ordo_status_t ordo_request_wait_inner(ordo_request_h *req, ordo_completion_t *info_p)
+{
+    if (ORDO_UNLIKELY(ordo_ctx == NULL))
+        return ORDO_ERR_NOT_INITIALIZED;
     ordo_status_t st = check_request(req);
     if (st != ORDO_OK)
         return st;

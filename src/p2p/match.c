@@ -62,11 +62,17 @@ static void unexpected_append(p2p_comm_t *c, p2p_msg_t *m)
 /* ---------------------------------------------------------- records */
 
 /* Keep a message that cannot be matched now.  A bounce buffer is kept as it
- * is (no copy); inline data is copied.  Bounded by the credits: a sender has
- * at most `credits` such records here. */
+ * is (no copy) while the sender's kept messages hold at most half of its
+ * buffers; beyond that, and for inline data, the bytes are copied out, so
+ * the sender always has buffers left for the message the receiver waits
+ * for (and a rendezvous for its fragments): unmatched messages holding them
+ * all used to stop the pair.  Bounded by the credits: a sender has at most
+ * `credits` such records here. */
 static p2p_msg_t *msg_keep(const p2p_msg_t *m)
 {
-    size_t need = m->desc ? 0 : m->datalen;
+    p2p_peer_t *p = p2p_peer(m->src);
+    int keep_desc = m->desc != NULL && p->bounces_held + 1 <= p2p->lim.nbounce / 2;
+    size_t need = keep_desc ? 0 : m->datalen;
     p2p_msg_t *k;
     if (need <= P2P_SMALL_ROOM && p2p->free_msgs) {
         k = p2p->free_msgs;
@@ -82,7 +88,10 @@ static p2p_msg_t *msg_keep(const p2p_msg_t *m)
     *k = *m;
     k->room = room;
     k->owned = 1;
-    if (!m->desc) {
+    if (keep_desc) {
+        p->bounces_held++;
+    } else {
+        k->desc = NULL;   /* the caller releases the buffer */
         if (m->datalen)
             memcpy(k->inline_data, m->data, m->datalen);
         k->data = k->inline_data;
@@ -96,6 +105,7 @@ void p2p_msg_free(p2p_msg_t *m)
         ordo_tl_iface_t *f = ordo_iface_of(m->src);
         f->ops->am_release(f, m->desc);
         m->desc = NULL;
+        p2p_peer(m->src)->bounces_held--;
     }
     if (m->room == P2P_SMALL_ROOM) {
         m->next = p2p->free_msgs;
@@ -209,7 +219,7 @@ ordo_status_t p2p_incoming(int src, const p2p_hdr_t *h, void *payload, size_t pl
                 return ORDO_ERR_BUSY;
             k->next = p2p->future;
             p2p->future = k;
-            return desc ? ORDO_INPROGRESS : ORDO_OK;
+            return k->desc ? ORDO_INPROGRESS : ORDO_OK;
         }
         ordo_warn("dropped a message from rank %d on context %u, which does not exist here "
                   "(destroyed, or this rank is not a member)", src, h->comm);

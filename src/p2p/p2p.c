@@ -232,14 +232,14 @@ static ordo_status_t ctl_send(const void *buf, size_t len, int dest, int tag)
 {
     ordo_request_h r;
     ordo_status_t st = p2p_isend(p2p->comms[P2P_CTL_COMM], buf, len, dest, tag, &r);
-    return st == ORDO_INPROGRESS ? ordo_request_wait(&r, NULL) : st;
+    return st == ORDO_INPROGRESS ? ordo_request_wait_inner(&r, NULL) : st;
 }
 
 static ordo_status_t ctl_recv(void *buf, size_t len, int src, int tag)
 {
     ordo_request_h r;
     ordo_status_t st = p2p_irecv(p2p->comms[P2P_CTL_COMM], buf, len, src, tag, &r);
-    return st == ORDO_INPROGRESS ? ordo_request_wait(&r, NULL) : st;
+    return st == ORDO_INPROGRESS ? ordo_request_wait_inner(&r, NULL) : st;
 }
 
 /* A barrier over the members that also combines a value: each member
@@ -582,7 +582,7 @@ ORDO_API ordo_status_t ordo_send(ordo_comm_h comm, const void *buf, size_t len, 
     ordo_status_t st = ordo_send_nb(comm, buf, len, dest, tag, &req);
     if (st != ORDO_INPROGRESS)
         return st;
-    return ordo_request_wait(&req, NULL);
+    return ordo_request_wait_inner(&req, NULL);
 }
 
 /* ----------------------------------------------------------- receiving */
@@ -718,7 +718,7 @@ ORDO_API ordo_status_t ordo_recv(ordo_comm_h comm, void *buf, size_t cap, int so
     ordo_request_h req;
     if ((st = recv_post(c, buf, cap, source, tag, &req)) != ORDO_INPROGRESS)
         return st;
-    return ordo_request_wait(&req, info_p);
+    return ordo_request_wait_inner(&req, info_p);
 }
 
 ORDO_API ordo_status_t ordo_probe_nb(ordo_comm_h comm, int source, int tag, int *flag_p,

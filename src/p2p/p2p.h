@@ -123,6 +123,7 @@ typedef struct p2p_peer {
     p2p_req_t  *pipe_head, *pipe_tail;
     p2p_ctl_t  *ctl_head, *ctl_tail;
     p2p_msg_t  *early;           /* arrived ahead of sequence (ordered contexts) */
+    unsigned    bounces_held;    /* its messages kept here in its bounce buffers */
     int         dead;
 } p2p_peer_t;
 

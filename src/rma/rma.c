@@ -596,7 +596,7 @@ static ordo_status_t atomic_common(ordo_stream_h stream, ordo_atomic_op_t aop,
         serialise(s, ORDO_OP_ATOMIC, rank, width, flags);
         ordo_request_h req = NULL;
         ordo_status_t st = issue_now(s, op, &req);
-        return st == ORDO_INPROGRESS ? ordo_request_wait(&req, NULL) : st;
+        return st == ORDO_INPROGRESS ? ordo_request_wait_inner(&req, NULL) : st;
     }
     if (s->pending_head && blocked(s, ORDO_OP_ATOMIC, rank, width, flags, s->fence_seq, NULL))
         return defer(s, op, req_p);
