@@ -1,17 +1,19 @@
 # ordo — top-level entry points.  CMake does the building, into build/.
 #   make          build the library, tools, tests and benchmarks
-#   make test     every test: unit + functional (plain and ASan+UBSan), launcher, Python
+#   make test     every test: unit + functional (plain and ASan+UBSan), the thread
+#                 tests under TSan, launcher, Python
 #   make run      the main job: the quick measurement suite and its report (results/latest)
 #   make bench    the one-sided benchmarks side by side with ucx_perftest
 #   make install  PREFIX=/usr/local
 PREFIX ?= /usr/local
 BUILD  ?= build
 ASAN   ?= build-asan
+TSAN   ?= build-tsan
 VENV   ?= .venv
 JOBS   ?= $(shell nproc)
 PY      = $(VENV)/bin/python
 
-.PHONY: all deps deps-peers deps-test build asan venv test test-c test-asan test-python lint run bench install clean
+.PHONY: all deps deps-peers deps-test build asan tsan venv test test-c test-asan test-tsan test-python lint run bench install clean
 
 all: build venv
 
@@ -33,6 +35,10 @@ asan: deps
 	@cmake -S . -B $(ASAN) -G Ninja -DORDO_SANITIZE=ON -DORDO_BUILD_BENCH=OFF >/dev/null
 	@cmake --build $(ASAN) -j $(JOBS)
 
+tsan: deps
+	@cmake -S . -B $(TSAN) -G Ninja -DORDO_TSAN=ON -DORDO_BUILD_BENCH=OFF >/dev/null
+	@cmake --build $(TSAN) -j $(JOBS)
+
 $(VENV)/.stamp: pyproject.toml
 	@python3 -m venv $(VENV)
 	@$(VENV)/bin/pip install -q --upgrade pip >/dev/null
@@ -41,7 +47,7 @@ $(VENV)/.stamp: pyproject.toml
 
 venv: deps $(VENV)/.stamp
 
-test: deps-test test-c test-asan test-python lint
+test: deps-test test-c test-asan test-tsan test-python lint
 
 test-c: build
 	cd $(BUILD) && ctest -j 2 --output-on-failure --timeout 300
@@ -52,6 +58,13 @@ test-asan: asan
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	  LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp) \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest -j 2 --output-on-failure --timeout 600
+
+# ThreadSanitizer over the tests where threads meet: the program's own
+# (test_threads) and ordo's (engines, the network helper), label threads;
+# any report fails the test.
+test-tsan: tsan
+	cd $(TSAN) && TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=$(abspath tests/tsan.supp) \
+	  ctest -j 2 -L threads --output-on-failure --timeout 600
 
 test-python: build venv
 	ORDO_BUILD=$(abspath $(BUILD)) $(PY) -m pytest -q tests/python
@@ -69,4 +82,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN)
+	rm -rf $(BUILD) $(ASAN) $(TSAN)

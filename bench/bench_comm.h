@@ -111,7 +111,14 @@ typedef ordo_request_h bc_req_t;
 static inline int bc_init(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    if (ordo_init(NULL) != ORDO_OK)
+    /* single-threaded, as MPI_Init gives the MPI side, unless the run asks
+     * a level (ORDO_THREAD_LEVEL, recorded with the settings) */
+    ordo_init_params_t p = {.field_mask = 0};
+    if (getenv("ORDO_THREAD_LEVEL") == NULL) {
+        p.field_mask = ORDO_INIT_FIELD_THREAD_LEVEL;
+        p.thread_level = ORDO_THREAD_SINGLE;
+    }
+    if (ordo_init(&p) != ORDO_OK)
         return -1;
     return bench_gather_bindings();
 }

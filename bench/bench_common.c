@@ -271,7 +271,8 @@ static void emit_env(void)
     static const char *const names[] = {"ORDO_ORDER", "ORDO_PIO_MAX", "ORDO_ENGINES",
                                         "ORDO_ENGINE_CHUNK", "ORDO_TL", "ORDO_COLL_BARRIER",
                                         "ORDO_COLL_ALLTOALL", "ORDO_OFI_PROVIDER",
-                                        "ORDO_OFI_LANES", "ORDO_NODES", "OMPI_MCA_osc",
+                                        "ORDO_OFI_LANES", "ORDO_NODES", "ORDO_THREAD_LEVEL",
+                                        "OMPI_MCA_osc",
                                         "OMPI_MCA_pml",
                                         "OMPI_MCA_btl", "MPIR_CVAR_CH4_NETMOD",
                                         "UCX_TLS"};

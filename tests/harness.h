@@ -1,5 +1,5 @@
 /* A tiny test harness: CHECK and CHECK_STATUS print where and why, and count
- * failures; a test's exit status is the number of failures (capped). */
+ * failures (from any thread); a test's exit status is the number of failures (capped). */
 #ifndef ORDO_TEST_HARNESS_H
 #define ORDO_TEST_HARNESS_H
 
@@ -14,7 +14,7 @@ static int test_failures;
         if (!(cond)) {                                                              \
             fprintf(stderr, "[rank %d] %s:%d: CHECK(%s) failed\n", ordo_rank(),     \
                     __FILE__, __LINE__, #cond);                                     \
-            test_failures++;                                                        \
+            __atomic_add_fetch(&test_failures, 1, __ATOMIC_RELAXED);                \
         }                                                                           \
     } while (0)
 
@@ -25,7 +25,7 @@ static int test_failures;
             fprintf(stderr, "[rank %d] %s:%d: %s returned %d (%s), expected %s\n",  \
                     ordo_rank(), __FILE__, __LINE__, #expr, st_,                    \
                     ordo_status_string(st_), #expected);                            \
-            test_failures++;                                                        \
+            __atomic_add_fetch(&test_failures, 1, __ATOMIC_RELAXED);                \
         }                                                                           \
     } while (0)
 

@@ -5,8 +5,8 @@
  *  - every call returns ordo_status_t (ORDO_OK, ORDO_INPROGRESS or a negative
  *    ORDO_ERR_*); output arguments end in _p, come last and are written only
  *    on success;
- *  - the runtime is initialised once per process (ordo_init) and is used from
- *    one thread at a time per stream;
+ *  - the runtime is initialised once per process (ordo_init); which threads
+ *    may call it is the thread level asked there (ordo_thread_level_t);
  *  - the library never aborts or exits the program: bad input returns an
  *    error and changes nothing.
  */
@@ -40,7 +40,8 @@ typedef struct ordo_request *ordo_request_h;  /* a non-blocking operation */
 
 enum {
     ORDO_INIT_FIELD_NONE = 0,
-    ORDO_INIT_FIELD_OOB  = 1u << 0   /* oob: join over the caller's collectives */
+    ORDO_INIT_FIELD_OOB  = 1u << 0,  /* oob: join over the caller's collectives */
+    ORDO_INIT_FIELD_THREAD_LEVEL = 1u << 1   /* thread_level: which threads may call */
 };
 
 /* The caller's own bootstrap, for a program that already runs under another
@@ -71,9 +72,39 @@ typedef struct ordo_oob {
     void (*free)(void *arg, void *req);
 } ordo_oob_t;
 
+/* Which threads may call ordo, as MPI's thread levels:
+ *  SINGLE      only the thread that called ordo_init, and the program has
+ *              no other thread that calls ordo;
+ *  FUNNELED    only the thread that called ordo_init (other threads exist
+ *              but never call ordo);
+ *  SERIALIZED  any thread, but never two at once: the program orders its
+ *              calls (a lock of its own, a join);
+ *  MULTIPLE    any thread, any time: ordo serialises its calls itself, and a
+ *              thread that waits (a blocking call, ordo_request_wait, a
+ *              collective) lets the others in while it waits, so one thread
+ *              may wait for a message another thread sends.
+ * At SINGLE and FUNNELED a call from another thread is refused with
+ * ORDO_ERR_THREAD and changes nothing; SERIALIZED is the program's promise
+ * (not checked).  The lower levels cost nothing; MULTIPLE costs one
+ * uncontended lock per call.  Collective calls are still made in the same
+ * order on every rank, and at MULTIPLE never by two threads at once for the
+ * same context, as MPI asks of communicators: the ordo_coll_* calls and
+ * ordo_comm_destroy count for their context; region allocation, creation and
+ * free, ordo_comm_create and ordo_barrier for ORDO_COMM_WORLD.  Threads may
+ * share a stream (its order is then the order their calls ran in); a
+ * request is tested, waited for or cancelled by one thread only. */
+typedef enum ordo_thread_level {
+    ORDO_THREAD_SINGLE     = 0,
+    ORDO_THREAD_FUNNELED   = 1,
+    ORDO_THREAD_SERIALIZED = 2,
+    ORDO_THREAD_MULTIPLE   = 3
+} ordo_thread_level_t;
+
 typedef struct ordo_init_params {
     uint64_t   field_mask;   /* ORDO_INIT_FIELD_* bits of the fields set */
     ordo_oob_t oob;          /* ORDO_INIT_FIELD_OOB */
+    ordo_thread_level_t thread_level;   /* ORDO_INIT_FIELD_THREAD_LEVEL; otherwise the
+                                           setting ORDO_THREAD_LEVEL (default multiple) */
 } ordo_init_params_t;
 
 /* Join the job.  With params->oob, over the caller's collectives (above).
@@ -86,6 +117,10 @@ typedef struct ordo_init_params {
  * second time (MPICH's PMI-1 connection is not shared).  params may be
  * NULL; unknown field_mask bits give ORDO_ERR_INVALID_PARAM. */
 ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params);
+
+/* The thread level this process runs at: the one asked (ordo has every
+ * level, so it is never lowered). */
+ORDO_API ordo_status_t ordo_query_thread(ordo_thread_level_t *level_p);
 
 /* Complete everything outstanding, synchronise with all ranks, release all
  * resources.  Regions and streams not freed are freed here.  Where the job

@@ -30,8 +30,9 @@ typedef enum ordo_status {
     ORDO_ERR_PERMISSION      = -15, /* the kernel refused access to a peer */
     ORDO_ERR_TIMED_OUT       = -16,
     ORDO_ERR_TRUNCATED       = -17, /* a message longer than the receive buffer */
-    ORDO_ERR_EPOCH           = -18  /* RMA synchronisation misused: operation outside an
+    ORDO_ERR_EPOCH           = -18, /* RMA synchronisation misused: operation outside an
                                        access epoch, unlock without lock, calls out of order */
+    ORDO_ERR_THREAD          = -19  /* called from a thread the thread level does not allow */
 } ordo_status_t;
 
 /* A constant, human-readable string for a status; never NULL. */

@@ -23,6 +23,8 @@ static const char *const bcast_names[] = {"auto", "binomial", "put", NULL};
 static const char *const reduce_names[] = {"auto", "recdbl", "ring", NULL};
 static const char *const alltoall_names[] = {"auto", "pairwise", "put", NULL};
 static const char *const yield_names[] = {"auto", "always", "never", NULL};
+static const char *const thread_level_names[] = {"single", "funneled", "serialized", "multiple",
+                                                  NULL};
 static const char *const log_names[] = {"error", "warn", "info", "debug", NULL};
 static const char *const ofi_progress_names[] = {"thread", "manual", NULL};
 static const char *const ofi_put_batch_names[] = {"auto", "on", "off", NULL};
@@ -123,6 +125,11 @@ static const ordo_setting_t settings[] = {
     {"ORDO_COLL_SCRATCH", ORDO_SETTING_SIZE, "64K",
      "Bytes of each scratch slot that one-sided broadcast and alltoall stage data in "
      "(larger data moves in rounds)", NULL, FIELD(coll_scratch), 0, 0},
+    {"ORDO_THREAD_LEVEL", ORDO_SETTING_ENUM, "multiple",
+     "Which threads may call ordo, unless ordo_init asks a level itself: single or funneled "
+     "(only the thread that called ordo_init; others are refused with ORDO_ERR_THREAD), "
+     "serialized (any thread, one at a time: the program's promise), multiple (any thread, "
+     "any time; one lock per call)", thread_level_names, FIELD(thread_level), 0, 0},
     {"ORDO_YIELD", ORDO_SETTING_ENUM, "auto",
      "Whether a wait that finds nothing to do gives its core away (sched_yield) every few "
      "dozen passes: always, never, or auto (when the job has more ranks than the machine "

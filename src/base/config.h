@@ -62,6 +62,7 @@ typedef struct ordo_config {
     int    coll_radix;         /* fan-in / fan-out tree radix */
     size_t coll_large;         /* from this many bytes: ring / pipelined algorithms */
     int    yield;              /* ORDO_YIELD_*: idle waits give the core away */
+    int    thread_level;       /* ordo_thread_level_t unless ordo_init asks one */
     int    epoch_timeout;      /* seconds an RMA synchronisation waits for its peers */
     int    tl_reorder;         /* test mode: shuffle deliveries in windows of this many */
     int    tl_reorder_seed;

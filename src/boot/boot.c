@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "../base/activity.h"
 #include "boot.h"
+#include "../base/threads.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +48,7 @@ long long ordo_boot_now_ms(void)
 void ordo_boot_idle(ordo_boot_t *b, unsigned spins)
 {
     ordo_activity_wait_pass();
+    ordo_threads_wait_pass();
     if (b->while_waiting == NULL) {
         /* nothing to drive: a short sleep, not a spin, while the launcher
          * or a peer takes its time */

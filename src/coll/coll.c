@@ -190,7 +190,7 @@ static ordo_status_t wait_for(ordo_status_t st, ordo_request_h req)
 
 ORDO_API ordo_status_t ordo_coll_barrier_nb(ordo_comm_h comm, ordo_request_h *req_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     coll_op_t *op;
     ordo_status_t st = begin(comm, req_p, &op);
     if (st != ORDO_OK)
@@ -284,7 +284,7 @@ ORDO_API ordo_status_t ordo_coll_barrier(ordo_comm_h comm)
 ORDO_API ordo_status_t ordo_coll_bcast_nb(ordo_comm_h comm, void *buf, size_t len, int root,
                                           ordo_request_h *req_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     coll_op_t *op;
     ordo_status_t st = begin(comm, req_p, &op);
     if (st != ORDO_OK)
@@ -298,7 +298,7 @@ ORDO_API ordo_status_t ordo_coll_bcast_nb(ordo_comm_h comm, void *buf, size_t le
 
 ORDO_API ordo_status_t ordo_coll_bcast(ordo_comm_h comm, void *buf, size_t len, int root)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     ordo_request_h r = NULL;
     ordo_status_t st = ordo_coll_bcast_nb(comm, buf, len, root, &r);
     return wait_for(st, r);
@@ -333,7 +333,7 @@ ORDO_API ordo_status_t ordo_coll_reduce_nb(ordo_comm_h comm, const void *sbuf, v
                                            ordo_reduce_op_t op, int root,
                                            ordo_request_h *req_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     if (root < 0) {
         ordo_error("ordo_coll_reduce: root %d is not a rank", root);
         return ORDO_ERR_INVALID_RANK;
@@ -345,7 +345,7 @@ ORDO_API ordo_status_t ordo_coll_reduce(ordo_comm_h comm, const void *sbuf, void
                                         size_t count, ordo_dtype_t dtype, ordo_reduce_op_t op,
                                         int root)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     ordo_request_h r = NULL;
     ordo_status_t st = ordo_coll_reduce_nb(comm, sbuf, rbuf, count, dtype, op, root, &r);
     return wait_for(st, r);
@@ -355,7 +355,7 @@ ORDO_API ordo_status_t ordo_coll_allreduce_nb(ordo_comm_h comm, const void *sbuf
                                               size_t count, ordo_dtype_t dtype,
                                               ordo_reduce_op_t op, ordo_request_h *req_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     return reduction(comm, sbuf, rbuf, count, dtype, op, -1, req_p);
 }
 
@@ -363,7 +363,7 @@ ORDO_API ordo_status_t ordo_coll_allreduce(ordo_comm_h comm, const void *sbuf, v
                                            size_t count, ordo_dtype_t dtype,
                                            ordo_reduce_op_t op)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     ordo_request_h r = NULL;
     ordo_status_t st = ordo_coll_allreduce_nb(comm, sbuf, rbuf, count, dtype, op, &r);
     return wait_for(st, r);
@@ -391,7 +391,7 @@ static ordo_status_t gathering(ordo_comm_h comm, const void *sbuf, size_t len, v
 ORDO_API ordo_status_t ordo_coll_gather_nb(ordo_comm_h comm, const void *sbuf, size_t len,
                                            void *rbuf, int root, ordo_request_h *req_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     if (root < 0) {
         ordo_error("ordo_coll_gather: root %d is not a rank", root);
         return ORDO_ERR_INVALID_RANK;
@@ -402,7 +402,7 @@ ORDO_API ordo_status_t ordo_coll_gather_nb(ordo_comm_h comm, const void *sbuf, s
 ORDO_API ordo_status_t ordo_coll_gather(ordo_comm_h comm, const void *sbuf, size_t len,
                                         void *rbuf, int root)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     ordo_request_h r = NULL;
     ordo_status_t st = ordo_coll_gather_nb(comm, sbuf, len, rbuf, root, &r);
     return wait_for(st, r);
@@ -411,14 +411,14 @@ ORDO_API ordo_status_t ordo_coll_gather(ordo_comm_h comm, const void *sbuf, size
 ORDO_API ordo_status_t ordo_coll_allgather_nb(ordo_comm_h comm, const void *sbuf, size_t len,
                                               void *rbuf, ordo_request_h *req_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     return gathering(comm, sbuf, len, rbuf, -1, req_p);
 }
 
 ORDO_API ordo_status_t ordo_coll_allgather(ordo_comm_h comm, const void *sbuf, size_t len,
                                            void *rbuf)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     ordo_request_h r = NULL;
     ordo_status_t st = ordo_coll_allgather_nb(comm, sbuf, len, rbuf, &r);
     return wait_for(st, r);
@@ -427,7 +427,7 @@ ORDO_API ordo_status_t ordo_coll_allgather(ordo_comm_h comm, const void *sbuf, s
 ORDO_API ordo_status_t ordo_coll_alltoall_nb(ordo_comm_h comm, const void *sbuf, size_t len,
                                              void *rbuf, ordo_request_h *req_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     coll_op_t *op;
     ordo_status_t st = begin(comm, req_p, &op);
     if (st != ORDO_OK)
@@ -444,7 +444,7 @@ ORDO_API ordo_status_t ordo_coll_alltoall_nb(ordo_comm_h comm, const void *sbuf,
 ORDO_API ordo_status_t ordo_coll_alltoall(ordo_comm_h comm, const void *sbuf, size_t len,
                                           void *rbuf)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     ordo_request_h r = NULL;
     ordo_status_t st = ordo_coll_alltoall_nb(comm, sbuf, len, rbuf, &r);
     return wait_for(st, r);

@@ -122,9 +122,16 @@ ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params)
     ordo_activity_enter("ordo_init");
     if (ordo_ctx != NULL)
         return ORDO_ERR_ALREADY;
-    if (params && (params->field_mask & ~(uint64_t)ORDO_INIT_FIELD_OOB)) {
+    const uint64_t known = ORDO_INIT_FIELD_OOB | ORDO_INIT_FIELD_THREAD_LEVEL;
+    if (params && (params->field_mask & ~known)) {
         ordo_error("ordo_init: unknown field_mask bits 0x%llx",
-                   (unsigned long long)(params->field_mask & ~(uint64_t)ORDO_INIT_FIELD_OOB));
+                   (unsigned long long)(params->field_mask & ~known));
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    const int level_asked = params && (params->field_mask & ORDO_INIT_FIELD_THREAD_LEVEL);
+    if (level_asked && ((unsigned)params->thread_level > ORDO_THREAD_MULTIPLE)) {
+        ordo_error("ordo_init: thread_level %d is not an ordo_thread_level_t",
+                   (int)params->thread_level);
         return ORDO_ERR_INVALID_PARAM;
     }
     const ordo_oob_t *oob = params && (params->field_mask & ORDO_INIT_FIELD_OOB) ?
@@ -132,6 +139,8 @@ ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params)
     ordo_status_t st = ordo_config_load();
     if (st != ORDO_OK)
         return st;
+    ordo_threads_start(level_asked ? params->thread_level
+                                   : (ordo_thread_level_t)ordo_config.thread_level);
     ordo_context_t *ctx = calloc(1, sizeof(*ctx));
     if (ctx == NULL)
         return ORDO_ERR_NO_MEMORY;
@@ -179,7 +188,17 @@ err_tl:
     ordo_boot_close(ctx->boot, 0);
 err_free:
     free(ctx);
+    ordo_threads_stop();
     return st;
+}
+
+ORDO_API ordo_status_t ordo_query_thread(ordo_thread_level_t *level_p)
+{
+    ORDO_CHECK_INIT();
+    if (level_p == NULL)
+        return ORDO_ERR_INVALID_PARAM;
+    *level_p = ordo_threads_level();
+    return ORDO_OK;
 }
 
 ORDO_API ordo_status_t ordo_finalize(void)
@@ -218,6 +237,7 @@ ORDO_API ordo_status_t ordo_finalize(void)
     ordo_boot_close(ctx->boot, st == ORDO_OK);
     free(ctx);
     ordo_ctx = NULL;
+    ordo_threads_stop();   /* the lock held here is given back on return */
     return st;
 }
 
@@ -282,6 +302,7 @@ void ordo_idle_pass(unsigned *idle)
 unsigned ordo_progress_wait(unsigned *idle)
 {
     ordo_activity_wait_pass();
+    ordo_threads_wait_pass();
     unsigned n = ordo_progress_once();
     if (n)
         *idle = 0;
@@ -329,6 +350,8 @@ ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p)
         add_stats(&sum, &s->stats);
     for (int i = 0; i < ordo_ctx->n_ifaces; i++) {
         ordo_tl_iface_t *f = ordo_ctx->ifaces[i];
+        if (f->ops->hold)
+            f->ops->hold(f, 1);
         sum.pio_ops += f->pio_ops;
         sum.engine_ops += f->engine_ops;
         sum.single_copy_ops += f->single_copy_ops;
@@ -348,6 +371,8 @@ ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p)
         sum.rcache_misses += f->rcache.misses;
         sum.rcache_evictions += f->rcache.evictions;
         sum.rcache_invalidations += f->rcache.invalidations;
+        if (f->ops->hold)
+            f->ops->hold(f, 0);
     }
     for (size_t i = 0; i < ordo_layer_count; i++)
         if (ordo_layers[i]->stats)

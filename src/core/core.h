@@ -8,6 +8,7 @@
 
 #include "../base/activity.h"
 #include "../base/compiler.h"
+#include "../base/threads.h"
 #include "../boot/boot.h"
 #include "../tl/tl.h"
 
@@ -137,14 +138,21 @@ typedef struct ordo_context {
 
 extern ordo_context_t *ordo_ctx;
 
-/* Checks at the top of every public call. */
-#define ORDO_CHECK_INIT()                                    \
-    do {                                                     \
-        if (ORDO_UNLIKELY(ordo_ctx == NULL))                 \
-            return ORDO_ERR_NOT_INITIALIZED;                 \
-        if (__builtin_strncmp(__func__, "ordo_", 5) == 0)    \
-            ordo_activity_enter(__func__); /* public calls */ \
-    } while (0)
+/* Checks at the top of every public call: initialised, and a thread the
+ * thread level allows (at MULTIPLE, the lock is held until the function
+ * using the macro returns). */
+#define ORDO_CHECK_INIT()                                         \
+    if (ORDO_UNLIKELY(ordo_ctx == NULL))                          \
+        return ORDO_ERR_NOT_INITIALIZED;                          \
+    ORDO_THREADS_GUARD();                                         \
+    if (__builtin_strncmp(__func__, "ordo_", 5) == 0)             \
+        ordo_activity_enter(__func__) /* public calls */
+
+/* The top of a public call that checks initialisation further in: the
+ * thread level's rule for the whole call, and its name for --timeout. */
+#define ORDO_API_ENTER()                                          \
+    ORDO_THREADS_GUARD();                                         \
+    ordo_activity_enter(__func__)
 
 static inline ordo_status_t ordo_stream_resolve(ordo_stream_h in, struct ordo_stream **out)
 {

@@ -577,7 +577,7 @@ ordo_status_t p2p_isend(p2p_comm_t *c, const void *buf, size_t len, int dest, in
 ORDO_API ordo_status_t ordo_send(ordo_comm_h comm, const void *buf, size_t len, int dest,
                                  int tag)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     ordo_request_h req;
     ordo_status_t st = ordo_send_nb(comm, buf, len, dest, tag, &req);
     if (st != ORDO_INPROGRESS)
@@ -628,7 +628,7 @@ static ordo_status_t recv_post(p2p_comm_t *c, void *buf, size_t cap, int source,
 ORDO_API ordo_status_t ordo_recv_nb(ordo_comm_h comm, void *buf, size_t cap, int source,
                                     int tag, ordo_request_h *req_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     p2p_comm_t *c;
     ordo_status_t st = recv_check(comm, buf, cap, source, tag, &c);
     if (ORDO_UNLIKELY(st != ORDO_OK))
@@ -704,7 +704,7 @@ static ordo_status_t recv_direct(p2p_comm_t *c, ordo_tl_iface_t *f, void *buf, s
 ORDO_API ordo_status_t ordo_recv(ordo_comm_h comm, void *buf, size_t cap, int source, int tag,
                                  ordo_completion_t *info_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     p2p_comm_t *c;
     ordo_status_t st = recv_check(comm, buf, cap, source, tag, &c);
     if (ORDO_UNLIKELY(st != ORDO_OK))
@@ -751,13 +751,14 @@ ORDO_API ordo_status_t ordo_probe_nb(ordo_comm_h comm, int source, int tag, int 
 ORDO_API ordo_status_t ordo_probe(ordo_comm_h comm, int source, int tag,
                                   ordo_completion_t *info_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     int flag = 0;
     unsigned idle = 0;
     ordo_status_t st;
     while ((st = ordo_probe_nb(comm, source, tag, &flag, info_p)) == ORDO_OK && !flag) {
         ordo_activity_enter(__func__);   /* the probe above noted its own name */
         ordo_activity_wait_pass();
+        ordo_threads_wait_pass();
         ordo_idle_pass(&idle);
     }
     return st;

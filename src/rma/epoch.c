@@ -309,7 +309,7 @@ static inline void acquire_puts(unsigned asserts)
 
 ORDO_API ordo_status_t ordo_epoch_fence(ordo_region_h region, unsigned asserts)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     EPOCH_PROLOGUE(region, "ordo_epoch_fence", ep);
     const char *call = "ordo_epoch_fence";
     if (asserts & ~(unsigned)FENCE_ASSERTS)
@@ -361,7 +361,7 @@ ORDO_API ordo_status_t ordo_epoch_fence(ordo_region_h region, unsigned asserts)
 ORDO_API ordo_status_t ordo_epoch_post(ordo_region_h region, int n, const int *ranks,
                                        unsigned asserts)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     EPOCH_PROLOGUE(region, "ordo_epoch_post", ep);
     const char *call = "ordo_epoch_post";
     if (asserts & ~(unsigned)POST_ASSERTS)
@@ -396,7 +396,7 @@ ORDO_API ordo_status_t ordo_epoch_post(ordo_region_h region, int n, const int *r
 ORDO_API ordo_status_t ordo_epoch_start(ordo_region_h region, int n, const int *ranks,
                                         unsigned asserts)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     EPOCH_PROLOGUE(region, "ordo_epoch_start", ep);
     const char *call = "ordo_epoch_start";
     if (asserts & ~(unsigned)ORDO_ASSERT_NOCHECK)
@@ -432,7 +432,7 @@ ORDO_API ordo_status_t ordo_epoch_start(ordo_region_h region, int n, const int *
 
 ORDO_API ordo_status_t ordo_epoch_complete(ordo_region_h region)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     EPOCH_PROLOGUE(region, "ordo_epoch_complete", ep);
     if (!ep->started)
         return misuse(region, "ordo_epoch_complete", "no access epoch was started");
@@ -478,13 +478,13 @@ static ordo_status_t wait_common(ordo_region_h region, const char *call, int *do
 
 ORDO_API ordo_status_t ordo_epoch_wait(ordo_region_h region)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     return wait_common(region, "ordo_epoch_wait", NULL);
 }
 
 ORDO_API ordo_status_t ordo_epoch_test(ordo_region_h region, int *done_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     if (done_p == NULL)
         return ORDO_ERR_INVALID_PARAM;
     return wait_common(region, "ordo_epoch_test", done_p);
@@ -607,7 +607,7 @@ static ordo_status_t lock_acquire(struct ordo_region *r, const char *call, int r
 ORDO_API ordo_status_t ordo_epoch_lock(ordo_region_h region, ordo_lock_type_t type, int rank,
                                        unsigned asserts)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     EPOCH_PROLOGUE(region, "ordo_epoch_lock", ep);
     const char *call = "ordo_epoch_lock";
     if ((unsigned)type > ORDO_LOCK_EXCLUSIVE || (asserts & ~(unsigned)ORDO_ASSERT_NOCHECK))
@@ -648,7 +648,7 @@ ORDO_API ordo_status_t ordo_epoch_lock(ordo_region_h region, ordo_lock_type_t ty
 
 ORDO_API ordo_status_t ordo_epoch_unlock(ordo_region_h region, int rank)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     EPOCH_PROLOGUE(region, "ordo_epoch_unlock", ep);
     if (rank < 0 || rank >= ordo_ctx->size)
         return ORDO_ERR_INVALID_RANK;
@@ -671,7 +671,7 @@ ORDO_API ordo_status_t ordo_epoch_unlock(ordo_region_h region, int rank)
 
 ORDO_API ordo_status_t ordo_epoch_lock_all(ordo_region_h region, unsigned asserts)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     EPOCH_PROLOGUE(region, "ordo_epoch_lock_all", ep);
     const char *call = "ordo_epoch_lock_all";
     if (asserts & ~(unsigned)ORDO_ASSERT_NOCHECK)
@@ -720,7 +720,7 @@ ORDO_API ordo_status_t ordo_epoch_lock_all(ordo_region_h region, unsigned assert
 
 ORDO_API ordo_status_t ordo_epoch_unlock_all(ordo_region_h region)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     EPOCH_PROLOGUE(region, "ordo_epoch_unlock_all", ep);
     if (!ep->lock_all)
         return misuse(region, "ordo_epoch_unlock_all", "lock_all is not held");
@@ -754,27 +754,27 @@ static inline int bad_rank(int rank) { return ordo_ctx && (rank < 0 || rank >= o
 
 ORDO_API ordo_status_t ordo_epoch_flush(ordo_region_h region, int rank)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     return bad_rank(rank) ? ORDO_ERR_INVALID_RANK
                           : flush_common(region, "ordo_epoch_flush", rank, 0);
 }
 
 ORDO_API ordo_status_t ordo_epoch_flush_local(ordo_region_h region, int rank)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     return bad_rank(rank) ? ORDO_ERR_INVALID_RANK
                           : flush_common(region, "ordo_epoch_flush_local", rank, 1);
 }
 
 ORDO_API ordo_status_t ordo_epoch_flush_all(ordo_region_h region)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     return flush_common(region, "ordo_epoch_flush_all", -1, 0);
 }
 
 ORDO_API ordo_status_t ordo_epoch_flush_local_all(ordo_region_h region)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     return flush_common(region, "ordo_epoch_flush_local_all", -1, 1);
 }
 

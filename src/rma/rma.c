@@ -490,7 +490,7 @@ static inline ordo_status_t put_common(ordo_stream_h stream, const void *src, si
 ORDO_API ordo_status_t ordo_put(ordo_stream_h stream, const void *src, size_t len,
                                 ordo_region_h region, int rank, size_t offset, unsigned flags)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     return put_common(stream, src, len, region, rank, offset, flags, NULL, 1);
 }
 
@@ -498,7 +498,7 @@ ORDO_API ordo_status_t ordo_put_nb(ordo_stream_h stream, const void *src, size_t
                                    ordo_region_h region, int rank, size_t offset,
                                    unsigned flags, ordo_request_h *req_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     return put_common(stream, src, len, region, rank, offset, flags, req_p, 0);
 }
 
@@ -527,7 +527,7 @@ static inline ordo_status_t get_common(ordo_stream_h stream, void *dst, size_t l
 ORDO_API ordo_status_t ordo_get(ordo_stream_h stream, void *dst, size_t len,
                                 ordo_region_h region, int rank, size_t offset, unsigned flags)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     return get_common(stream, dst, len, region, rank, offset, flags, NULL, 1);
 }
 
@@ -535,7 +535,7 @@ ORDO_API ordo_status_t ordo_get_nb(ordo_stream_h stream, void *dst, size_t len,
                                    ordo_region_h region, int rank, size_t offset,
                                    unsigned flags, ordo_request_h *req_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     return get_common(stream, dst, len, region, rank, offset, flags, req_p, 0);
 }
 
@@ -608,7 +608,7 @@ ORDO_API ordo_status_t ordo_atomic(ordo_stream_h stream, ordo_atomic_op_t op,
                                    const void *compare, void *result, ordo_region_h region,
                                    int rank, size_t offset, unsigned flags)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     return atomic_common(stream, op, type, value, compare, result, region, rank, offset, flags,
                          NULL, 1);
 }
@@ -619,7 +619,7 @@ ORDO_API ordo_status_t ordo_atomic_nb(ordo_stream_h stream, ordo_atomic_op_t op,
                                       int rank, size_t offset, unsigned flags,
                                       ordo_request_h *req_p)
 {
-    ordo_activity_enter(__func__);
+    ORDO_API_ENTER();
     return atomic_common(stream, op, type, value, compare, result, region, rank, offset, flags,
                          req_p, 0);
 }

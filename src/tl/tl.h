@@ -193,6 +193,11 @@ struct ordo_tl_ops {
      * manual progress completes a peer's put into this process only while
      * this process drives it. */
     void          (*drive)(ordo_tl_iface_t *iface);
+    /* Optional (NULL: only the calling thread writes the interface's
+     * counters): hold (on 1) and release (on 0) the transport's own threads
+     * off the counters of ordo_tl_iface_t while the caller reads them
+     * (ordo_stats_get). */
+    void          (*hold)(ordo_tl_iface_t *iface, int on);
 };
 
 typedef struct ordo_tl_reorder ordo_tl_reorder_t;

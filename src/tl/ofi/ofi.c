@@ -449,6 +449,7 @@ const ordo_tl_ops_t ordo_tl_ofi_ops = {
     .am_consume = NULL,
     .describe = ofi_describe,
     .drive = ofi_drive,
+    .hold = ofi_hold,
 };
 
 static ordo_status_t open_iface(const ordo_tl_params_t *params, ordo_tl_iface_t **iface_p);

@@ -306,6 +306,7 @@ static inline void *ofi_pool_desc(ofi_iface_t *o, unsigned lane)
 
 /* ofi_progress.c: progress, the helper thread, the locked entry points */
 unsigned      ofi_work(ofi_iface_t *o);
+void          ofi_hold(ordo_tl_iface_t *iface, int on);
 void          ofi_mark_active(ofi_iface_t *o);
 ordo_status_t ofi_helper_start(ofi_iface_t *o);
 void          ofi_helper_stop(ofi_iface_t *o);

@@ -61,6 +61,16 @@ static inline void mark_active(ofi_iface_t *o)
 
 void ofi_mark_active(ofi_iface_t *o) { mark_active(o); }
 
+/* The helper counts what it sends too: readers of the counters hold it off. */
+void ofi_hold(ordo_tl_iface_t *iface, int on)
+{
+    ofi_iface_t *o = (ofi_iface_t *)iface;
+    if (on)
+        lock(o);
+    else
+        unlock(o);
+}
+
 /* ---------------------------------------------------------- the work */
 
 unsigned ofi_work(ofi_iface_t *o)

@@ -101,7 +101,7 @@ ordo_status_t ofi_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t 
     if (p->size > 0) {
         int nmr = o->mr_per_lane ? o->nlanes : 1;
         for (int l = 0; l < nmr; l++) {
-            uintptr_t start;
+            uintptr_t start = 0;
             ordo_status_t st = expose_one(o, p, (unsigned)l, m, &start);
             if (st != ORDO_OK) {
                 mem_free(o, m);

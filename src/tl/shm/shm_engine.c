@@ -53,7 +53,8 @@ static ordo_engine_job_t *claim(ordo_engine_pool_t *pool, uint32_t *chunk_p)
         return NULL;
     *chunk_p = job->next++;
     if (job->next == job->nchunks) {
-        pool->runnable_head = job->runnable_next;
+        /* stored atomically: ordo_engine_help peeks at it without the lock */
+        __atomic_store_n(&pool->runnable_head, job->runnable_next, __ATOMIC_RELAXED);
         if (pool->runnable_head == NULL)
             pool->runnable_tail = NULL;
     }
@@ -164,7 +165,7 @@ int ordo_engine_submit(ordo_engine_pool_t *pool, ordo_engine_job_t *job, size_t 
     if (pool->runnable_tail)
         pool->runnable_tail->runnable_next = job;
     else
-        pool->runnable_head = job;
+        __atomic_store_n(&pool->runnable_head, job, __ATOMIC_RELAXED);
     pool->runnable_tail = job;
     if (pool->nthreads)
         pthread_cond_signal(&pool->wake);

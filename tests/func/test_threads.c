@@ -1,0 +1,250 @@
+/* Thread levels (ordo.h, ordo_thread_level_t).
+ *
+ *   test_threads multiple [iters]   threads hammer two-sided, one-sided and
+ *                                   collectives at once, each on its own
+ *                                   stream and context, and one thread
+ *                                   waits for a message another thread
+ *                                   sends
+ *   test_threads single|funneled    another thread is refused, changing
+ *                                   nothing; the initial thread goes on
+ *   test_threads serialized         another thread may call, one at a time
+ *   test_threads env LEVEL          ordo_init(NULL) runs at ORDO_THREAD_LEVEL
+ *
+ * Any rank count; at more ranks than cores it is oversubscribed but
+ * correct. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../harness.h"
+
+#define NTHREADS 4
+
+static int iters = 200;
+
+typedef struct worker {
+    int           t;
+    ordo_comm_h   comm;
+    ordo_region_h region;
+} worker_t;
+
+/* Each rank's region: a counter every thread of every rank adds to, then
+ * one word per (rank, thread) that the partner rank's thread writes. */
+static size_t slot_offset(int rank, int t)
+{
+    return 8 + ((size_t)rank * NTHREADS + (size_t)t) * 8;
+}
+
+static uint64_t stamp(int rank, int t, int i)
+{
+    return ((uint64_t)(rank + 1) << 48) | ((uint64_t)t << 32) | (uint64_t)i;
+}
+
+static int partner(void)
+{
+    int me = ordo_rank(), p = me ^ 1;
+    return p < ordo_size() ? p : me;
+}
+
+static void *hammer(void *arg)
+{
+    worker_t *w = arg;
+    int me = ordo_rank(), n = ordo_size(), peer = partner();
+    ordo_stream_h s;
+    ordo_stream_params_t sp = {.field_mask = ORDO_STREAM_FIELD_ORDER,
+                               .order = (ordo_order_t)(w->t % 3)};
+    CHECK_OK(ordo_stream_create(&sp, &s));
+    for (int i = 0; i < iters; i++) {
+        /* two-sided with the same thread of the partner rank */
+        uint64_t out[4] = {(uint64_t)me, (uint64_t)w->t, (uint64_t)i, 0xfeed}, in[4] = {0};
+        ordo_request_h rq = NULL;
+        ordo_status_t st = ordo_send_nb(w->comm, out, sizeof(out), peer, i & 0x7fff, &rq);
+        CHECK(st == ORDO_OK || st == ORDO_INPROGRESS);
+        CHECK_OK(ordo_recv(w->comm, in, sizeof(in), peer, i & 0x7fff, NULL));
+        CHECK(in[0] == (uint64_t)peer && in[1] == (uint64_t)w->t && in[2] == (uint64_t)i &&
+              in[3] == 0xfeed);
+        if (st == ORDO_INPROGRESS)
+            CHECK_OK(ordo_request_wait(&rq, NULL));
+
+        /* one-sided: this thread's word at the partner, and the shared counter */
+        uint64_t v = stamp(me, w->t, i), one = 1, old = 0;
+        CHECK_OK(ordo_put(s, &v, sizeof(v), w->region, peer, slot_offset(me, w->t), 0));
+        CHECK_OK(ordo_atomic(s, ORDO_ATOMIC_ADD, ORDO_UINT64, &one, NULL, &old, w->region,
+                             0, 0, 0));
+        CHECK(old < (uint64_t)n * NTHREADS * (uint64_t)iters);
+        CHECK_OK(ordo_flush(s, peer));
+
+        /* collective on this thread's own context */
+        if (i % 8 == 0) {
+            int64_t x = w->t + i, sum = 0;
+            CHECK_OK(ordo_coll_allreduce(w->comm, &x, &sum, 1, ORDO_DT_INT64,
+                                         ORDO_REDUCE_SUM));
+            CHECK(sum == (int64_t)n * x);
+        }
+    }
+    CHECK_OK(ordo_quiet(s));
+    CHECK_OK(ordo_stream_destroy(s));
+    return NULL;
+}
+
+/* A thread blocked in a receive must let in the thread that sends it. */
+typedef struct {
+    ordo_comm_h comm;
+    uint64_t    got;
+} waiter_t;
+
+static void *wait_for_self(void *arg)
+{
+    waiter_t *w = arg;
+    CHECK_OK(ordo_recv(w->comm, &w->got, sizeof(w->got), ordo_rank(), 77, NULL));
+    return NULL;
+}
+
+static void run_multiple(void)
+{
+    ordo_init_params_t p = {.field_mask = ORDO_INIT_FIELD_THREAD_LEVEL,
+                            .thread_level = ORDO_THREAD_MULTIPLE};
+    REQUIRE_OK(ordo_init(&p));
+    ordo_thread_level_t got;
+    CHECK_OK(ordo_query_thread(&got));
+    CHECK(got == ORDO_THREAD_MULTIPLE);
+
+    int n = ordo_size(), me = ordo_rank();
+    ordo_region_h region;
+    void *base;
+    REQUIRE_OK(ordo_region_alloc(slot_offset(n, 0), 0, &region, &base));
+    memset(base, 0, slot_offset(n, 0));
+    worker_t w[NTHREADS];
+    pthread_t th[NTHREADS];
+    for (int t = 0; t < NTHREADS; t++) {
+        w[t] = (worker_t){.t = t, .region = region};
+        REQUIRE_OK(ordo_comm_create(NULL, &w[t].comm));
+    }
+    waiter_t wt = {0};
+    REQUIRE_OK(ordo_comm_create(NULL, &wt.comm));
+    CHECK_OK(ordo_coll_barrier(ORDO_COMM_WORLD));
+
+    pthread_t waiter;
+    CHECK(pthread_create(&waiter, NULL, wait_for_self, &wt) == 0);
+    for (int t = 0; t < NTHREADS; t++)
+        CHECK(pthread_create(&th[t], NULL, hammer, &w[t]) == 0);
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);   /* the waiter is inside ordo_recv by now */
+    uint64_t token = 0x5eed0000u + (uint64_t)me;
+    CHECK_OK(ordo_send(wt.comm, &token, sizeof(token), me, 77));
+    CHECK(pthread_join(waiter, NULL) == 0);
+    CHECK(wt.got == token);
+    for (int t = 0; t < NTHREADS; t++)
+        CHECK(pthread_join(th[t], NULL) == 0);
+
+    CHECK_OK(ordo_quiet(ORDO_STREAM_DEFAULT));
+    CHECK_OK(ordo_coll_barrier(ORDO_COMM_WORLD));
+    const uint64_t *words = base;
+    int peer = partner();
+    for (int t = 0; t < NTHREADS; t++)
+        CHECK(words[slot_offset(peer, t) / 8] == stamp(peer, t, iters - 1));
+    if (me == 0)
+        CHECK(words[0] == (uint64_t)n * NTHREADS * (uint64_t)iters);
+    CHECK_OK(ordo_coll_barrier(ORDO_COMM_WORLD));
+    for (int t = 0; t < NTHREADS; t++)
+        CHECK_OK(ordo_comm_destroy(w[t].comm));
+    CHECK_OK(ordo_comm_destroy(wt.comm));
+    CHECK_OK(ordo_region_free(region));
+}
+
+/* What a second thread sees at SINGLE, FUNNELED or SERIALIZED. */
+typedef struct {
+    ordo_region_h region;
+    ordo_status_t put, barrier, query;
+    int           rank;
+} outsider_t;
+
+static void *outsider(void *arg)
+{
+    outsider_t *o = arg;
+    uint64_t v = 42;
+    o->put = ordo_put(ORDO_STREAM_DEFAULT, &v, sizeof(v), o->region, ordo_rank(), 0, 0);
+    if (o->put == ORDO_OK)
+        o->put = ordo_quiet(ORDO_STREAM_DEFAULT);
+    ordo_thread_level_t l;
+    o->query = ordo_query_thread(&l);
+    o->rank = ordo_rank();   /* plain queries are not calls into the runtime */
+    return NULL;
+}
+
+static void run_level(ordo_thread_level_t level)
+{
+    ordo_init_params_t p = {.field_mask = ORDO_INIT_FIELD_THREAD_LEVEL, .thread_level = level};
+    REQUIRE_OK(ordo_init(&p));
+    ordo_thread_level_t got;
+    CHECK_OK(ordo_query_thread(&got));
+    CHECK(got == level);
+    ordo_region_h region;
+    void *base;
+    REQUIRE_OK(ordo_region_alloc(64, 0, &region, &base));
+    memset(base, 0, 64);
+    outsider_t o = {.region = region};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, outsider, &o) == 0);
+    CHECK(pthread_join(th, NULL) == 0);   /* one at a time: SERIALIZED's promise */
+    CHECK(o.rank == ordo_rank());
+    if (level == ORDO_THREAD_SERIALIZED) {
+        CHECK_OK(o.put);
+        CHECK_OK(o.query);
+        CHECK(*(volatile uint64_t *)base == 42);
+    } else {
+        CHECK_STATUS(o.put, ORDO_ERR_THREAD);
+        CHECK_STATUS(o.query, ORDO_ERR_THREAD);
+        CHECK(*(volatile uint64_t *)base == 0);   /* refused: nothing changed */
+    }
+    /* the initial thread goes on as before */
+    uint64_t v = 7;
+    CHECK_OK(ordo_put(ORDO_STREAM_DEFAULT, &v, sizeof(v), region, ordo_rank(), 8, 0));
+    CHECK_OK(ordo_quiet(ORDO_STREAM_DEFAULT));
+    CHECK(((volatile uint64_t *)base)[1] == 7);
+    CHECK_OK(ordo_coll_barrier(ORDO_COMM_WORLD));
+    CHECK_OK(ordo_region_free(region));
+}
+
+static int level_named(const char *s, ordo_thread_level_t *l)
+{
+    static const char *const names[] = {"single", "funneled", "serialized", "multiple"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *l = (ordo_thread_level_t)i;
+            return 1;
+        }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "multiple";
+    ordo_thread_level_t level;
+    if (strcmp(mode, "multiple") == 0) {
+        if (argc > 2)
+            iters = atoi(argv[2]);
+        run_multiple();
+    } else if (strcmp(mode, "env") == 0 && argc > 2 && level_named(argv[2], &level)) {
+        REQUIRE_OK(ordo_init(NULL));
+        ordo_thread_level_t got;
+        CHECK_OK(ordo_query_thread(&got));
+        CHECK(got == level);
+    } else if (level_named(mode, &level)) {
+        run_level(level);
+    } else {
+        fprintf(stderr, "usage: test_threads multiple [iters] | single | funneled | "
+                        "serialized | env LEVEL\n");
+        return 2;
+    }
+    CHECK_OK(ordo_finalize());
+    if (strcmp(mode, "env") == 0) {
+        ordo_init_params_t bad = {.field_mask = ORDO_INIT_FIELD_THREAD_LEVEL,
+                                  .thread_level = (ordo_thread_level_t)9};
+        CHECK_STATUS(ordo_init(&bad), ORDO_ERR_INVALID_PARAM);
+    }
+    return test_result("test_threads");
+}
