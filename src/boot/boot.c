@@ -132,10 +132,27 @@ static ordo_status_t learn_nodes(ordo_boot_t *b)
     return ORDO_OK;
 }
 
+int ordo_boot_cut_off(ordo_boot_t *b, int rank)
+{
+    if (rank < 0 || rank >= b->size)
+        return 0;
+    if (b->cut_off == NULL && (b->cut_off = calloc((size_t)b->size, 1)) == NULL)
+        return 0;
+    b->cut_off[rank] = 1;
+    return 1;
+}
+
+const char *ordo_boot_loss(const ordo_boot_t *b, int rank)
+{
+    return b->health != NULL && b->health[rank] != 0 ? "died" : "was cut off";
+}
+
 void ordo_boot_close(ordo_boot_t *b, int clean)
 {
     free(b->node_of);
     b->node_of = NULL;
+    free(b->cut_off);
+    b->cut_off = NULL;
     b->ops->fini(b, clean);
 }
 

@@ -56,6 +56,10 @@ struct ordo_boot {
      * waiting on a put into us before it reaches the same barrier). */
     void (*while_waiting)(void *arg);
     void  *while_waiting_arg;
+    /* Ranks this process stopped trusting (a transport found them breaking
+     * the rules of memory they write into this process): treated as dead
+     * here, and here only.  NULL until the first. */
+    unsigned char *cut_off;
 };
 
 /* Whether rank shares this process's node (memory, single copy). */
@@ -64,11 +68,19 @@ static inline int ordo_boot_same_node(const ordo_boot_t *b, int rank)
     return b->node_of[rank] == b->node;
 }
 
-/* Whether rank is known to have died. */
+/* Whether rank is known to have died, or this process cut it off: either
+ * way, what needs it fails with ORDO_ERR_PEER_DEAD. */
 static inline int ordo_boot_rank_dead(const ordo_boot_t *b, int rank)
 {
-    return b->health != NULL && b->health[rank] != 0;
+    return (b->health != NULL && b->health[rank] != 0) ||
+           (b->cut_off != NULL && b->cut_off[rank] != 0);
 }
+
+/* Stop trusting rank (see cut_off).  Without memory for the mark the rank
+ * is not cut off, and 0 is returned. */
+int           ordo_boot_cut_off(ordo_boot_t *b, int rank);
+/* How rank was lost, for logs: "died" or "was cut off". */
+const char   *ordo_boot_loss(const ordo_boot_t *b, int rank);
 
 /* The back end the environment selects, in words (ordo-info). */
 void          ordo_boot_which(char *out, size_t cap);

@@ -770,7 +770,8 @@ static void check_health(void)
 {
     for (int r = 0; r < p2p->size; r++)
         if (ORDO_UNLIKELY(ordo_boot_rank_dead(ordo_ctx->boot, r)) && !p2p_peer(r)->dead) {
-            ordo_error("rank %d died: failing the two-sided operations that need it", r);
+            ordo_error("rank %d %s: failing the two-sided operations that need it", r,
+                       ordo_boot_loss(ordo_ctx->boot, r));
             p2p_fail_peer(r);
         }
 }

@@ -73,6 +73,11 @@ typedef struct shm_iface {
     shm_mailbox_t      mbox;                           /* active messages */
 } shm_iface_t;
 
+shm_mailbox_t *shm_mailbox_of(ordo_tl_iface_t *iface)
+{
+    return &((shm_iface_t *)iface)->mbox;
+}
+
 /* ---------------------------------------------------------- attach cache */
 
 static void cache_unlink(shm_iface_t *s, shm_rkey_t *k)

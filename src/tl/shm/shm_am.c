@@ -137,9 +137,12 @@ unsigned shm_mailbox_poll(shm_mailbox_t *mb, ordo_tl_iface_t *iface)
         n += ordo_am_poll(&mb->rx[r], 64, deliver, &c);
         if (ORDO_UNLIKELY(mb->rx[r].broken != NULL) && !mb->rx[r].broken_told) {
             mb->rx[r].broken_told = 1;
+            int cut = ordo_boot_cut_off(mb->boot, r);
             ordo_error("rank %d wrote %s into its shared-memory lane to this rank: the lane is "
-                       "broken and nothing more is taken from it (messages from rank %d wait "
-                       "until the job's time limit)", r, mb->rx[r].broken, r);
+                       "broken and nothing more is taken from it; %s", r, mb->rx[r].broken,
+                       cut ? "what needs that rank here fails with ORDO_ERR_PEER_DEAD"
+                           : "no memory to mark the rank, whose messages wait until the "
+                             "job's time limit");
         }
     }
     return n ? n : ordo_tl_am_flush(iface);

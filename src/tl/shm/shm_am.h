@@ -22,6 +22,8 @@ typedef struct shm_mailbox {
 ordo_status_t shm_mailbox_open(shm_mailbox_t *mb, ordo_tl_iface_t *iface, ordo_boot_t *boot,
                                int rank, int size);
 void          shm_mailbox_close(shm_mailbox_t *mb);
+/* The mailbox of an open shm interface (tests reach lanes through it). */
+shm_mailbox_t *shm_mailbox_of(ordo_tl_iface_t *iface);
 /* The lane to rank, attached on first use. */
 ordo_status_t shm_mailbox_lane(shm_mailbox_t *mb, int rank, ordo_am_tx_t **tx_p);
 /* Deliver arrived messages; returns how many. */
