@@ -12,7 +12,12 @@ case $launcher in
     openmpi)
         extra=(--oversubscribe --bind-to none)
         if [ "$(id -u)" = 0 ]; then extra+=(--allow-run-as-root); fi
-        exec mpirun.openmpi "${extra[@]}" -n "$np" "$@" ;;
+        # A session directory of its own: two mpiruns sharing /tmp/ompi.HOST.UID
+        # race, one removing it while the other creates its job's directory
+        # there ("A call to mkdir was unable to create the desired directory").
+        session=$(mktemp -d /tmp/ordo-ompi.XXXXXX)
+        trap 'rm -rf "$session"' EXIT
+        OMPI_MCA_orte_tmpdir_base=$session mpirun.openmpi "${extra[@]}" -n "$np" "$@" ;;
     mpich)
         exec mpirun.mpich -n "$np" "$@" ;;
     *)
