@@ -1,7 +1,7 @@
 # ordo — top-level entry points.  CMake does the building, into build/.
 #   make          build the library, tools, tests and benchmarks
 #   make test     every test: unit + functional (plain and ASan+UBSan), the thread
-#                 tests under TSan, launcher, Python
+#                 tests under TSan, launcher, Python, the fault checks
 #   make run      the main job: the quick measurement suite and its report (results/latest)
 #   make bench    the one-sided benchmarks side by side with ucx_perftest
 #   make install  PREFIX=/usr/local
@@ -13,7 +13,7 @@ VENV   ?= .venv
 JOBS   ?= $(shell nproc)
 PY      = $(VENV)/bin/python
 
-.PHONY: all deps deps-peers deps-test build asan tsan venv test test-c test-asan test-tsan test-python lint run bench install clean
+.PHONY: all deps deps-peers deps-test build asan tsan venv test test-c test-asan test-tsan test-python test-faults lint run bench install clean
 
 all: build venv
 
@@ -47,7 +47,7 @@ $(VENV)/.stamp: pyproject.toml
 
 venv: deps $(VENV)/.stamp
 
-test: deps-test test-c test-asan test-tsan test-python lint
+test: deps-test test-c test-asan test-tsan test-python test-faults lint
 
 test-c: build
 	cd $(BUILD) && ctest -j 2 --output-on-failure --timeout 300
@@ -69,8 +69,13 @@ test-tsan: tsan
 test-python: build venv
 	ORDO_BUILD=$(abspath $(BUILD)) $(PY) -m pytest -q tests/python
 
+# The fault checks (tests/faults): ranks that die, hang or misbehave, limits,
+# bad settings; each under a time limit, its jobs killed as process groups.
+test-faults: build venv
+	ORDO_BUILD=$(abspath $(BUILD)) FAULT_CHECK_LIMIT=120 $(PY) -m pytest -q tests/faults
+
 lint: venv
-	$(VENV)/bin/ruff check python tests/python
+	$(VENV)/bin/ruff check python tests/python tests/faults
 
 run: deps-peers build venv
 	ORDO_BUILD=$(abspath $(BUILD)) $(VENV)/bin/ordo-bench run --suite quick

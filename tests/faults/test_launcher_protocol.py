@@ -4,19 +4,19 @@ launcher is refused with the sender named, and the other ranks are served."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+import jobs
 
 CLIENT = Path(__file__).resolve().parent / "fixtures" / "boot_client.py"
 
 
 def run_client(bindir: Path, scenario: str, *opts: str, n: int = 2, timeout: float = 60):
     t0 = time.monotonic()
-    r = subprocess.run([str(bindir / "ordorun"), "-n", str(n), "--bind", "none", *opts,
-                        sys.executable, str(CLIENT), scenario],
-                       capture_output=True, text=True, timeout=timeout)
+    r = jobs.run([str(bindir / "ordorun"), "-n", str(n), "--bind", "none", *opts,
+                  sys.executable, str(CLIENT), scenario], timeout=timeout)
     facts = {}
     for line in r.stdout.splitlines():
         key, _, value = line.partition(" ")
