@@ -79,9 +79,10 @@ static const ordo_setting_t settings[] = {
      "Two-sided: bounce buffers per sender-receiver pair; auto: 8 below 16 ranks, 4 below "
      "256, else 2", NULL, FIELD(eager_buffers), 0, 1},
     {"ORDO_P2P_CREDITS", ORDO_SETTING_INT, "auto",
-     "Two-sided flow control: messages a sender may have unmatched at one receiver before it "
-     "is held back; bounds the receiver's unexpected-message memory; auto: 256 below 16 "
-     "ranks, 128 below 64, 64 below 256, else 32", NULL, FIELD(p2p_credits), 0, 1},
+     "Two-sided flow control: messages of one context a sender may have unmatched at one "
+     "receiver before its sends on that context are held back; bounds the receiver's "
+     "unexpected-message memory per context; auto: 256 below 16 ranks, 128 below 64, 64 "
+     "below 256, else 32", NULL, FIELD(p2p_credits), 0, 1},
     {"ORDO_P2P_PROTOCOL", ORDO_SETTING_ENUM, "auto",
      "Two-sided protocol for every message: auto (by size), or force short, eager, rget or "
      "rput; a message too large for a forced short goes eager (then rendezvous), one too "

@@ -117,17 +117,43 @@ void p2p_msg_free(p2p_msg_t *m)
 
 /* ---------------------------------------------------------- credits */
 
-void p2p_credit_return(int src)
+void p2p_credit_return(p2p_comm_t *c, int src)
 {
-    p2p_peer_t *p = p2p_peer(src);
-    p->owed++;
-    /* Piggybacked on the next message to src; a bare credit message only
-     * when a quarter of the window is owed, so streams in one direction do
-     * not stall. */
-    if (ORDO_UNLIKELY(p->owed >= (p2p->lim.credits + 3) / 4)) {
-        p2p_hdr_t h = {.type = P2P_CREDIT};
+    c->owed[src]++;
+    /* Piggybacked on the next message of c to src; a bare credit message
+     * only when a quarter of the window is owed, so streams in one
+     * direction do not stall. */
+    if (ORDO_UNLIKELY(c->owed[src] >= (p2p->lim.credits + 3) / 4)) {
+        p2p_hdr_t h = {.type = P2P_CREDIT, .comm = c->id};
         p2p_send_ctl(src, &h, NULL, 0);
     }
+}
+
+void p2p_credit_return_id(uint32_t comm, int src)
+{
+    p2p_comm_t *c = comm < p2p->ncomms ? p2p->comms[comm] : NULL;
+    if (c != NULL && c->magic == P2P_MAGIC_COMM) {
+        p2p_credit_return(c, src);
+        return;
+    }
+    /* nothing here keeps count for it: the credit goes back at once */
+    p2p_hdr_t h = {.type = P2P_CREDIT, .comm = comm, .credits = 1};
+    p2p_send_ctl(src, &h, NULL, 0);
+}
+
+void p2p_credits_arrived(int src, const p2p_hdr_t *h)
+{
+    p2p_comm_t *c = h->comm < p2p->ncomms ? p2p->comms[h->comm] : NULL;
+    /* a context destroyed here since owes nothing to anybody any more */
+    if (c != NULL && c->magic == P2P_MAGIC_COMM)
+        c->credits[src] += h->credits;
+}
+
+uint16_t p2p_take_owed(p2p_comm_t *c, int peer)
+{
+    uint32_t n = c->owed[peer] > 0xffff ? 0xffff : c->owed[peer];
+    c->owed[peer] -= n;
+    return (uint16_t)n;
 }
 
 /* ---------------------------------------------------------- arrival */
@@ -140,7 +166,7 @@ static ordo_status_t arrive(p2p_comm_t *c, p2p_msg_t *m)
     if (r) {
         p2p_posted_unlink(c, r);
         p2p_deliver(r, m);
-        p2p_credit_return(m->src);
+        p2p_credit_return(c, m->src);
         if (m->owned)
             p2p_msg_free(m);
         return ORDO_OK;   /* a bounce buffer on the stack path is released by the caller */
@@ -223,7 +249,7 @@ ordo_status_t p2p_incoming(int src, const p2p_hdr_t *h, void *payload, size_t pl
         }
         ordo_warn("dropped a message from rank %d on context %u, which does not exist here "
                   "(destroyed, or this rank is not a member)", src, h->comm);
-        p2p_credit_return(src);
+        p2p_credit_return_id(h->comm, src);
         return ORDO_OK;
     }
     return admit(c, &m);

@@ -156,7 +156,7 @@ static ordo_status_t comm_new(ordo_match_t match, uint32_t id, const int *member
     if (members == NULL)
         n = size;
     p2p_comm_t *c = calloc(1, sizeof(*c));
-    uint32_t *seqs = calloc(2 * (size_t)size, sizeof(uint32_t));
+    uint32_t *seqs = calloc(5 * (size_t)size, sizeof(uint32_t));
     int *mem = malloc((size_t)n * sizeof(int)), *idx = malloc((size_t)size * sizeof(int));
     if (c == NULL || seqs == NULL || mem == NULL || idx == NULL) {
         free(c), free(seqs), free(mem), free(idx);
@@ -173,6 +173,11 @@ static ordo_status_t comm_new(ordo_match_t match, uint32_t id, const int *member
     c->match = match;
     c->send_seq = seqs;
     c->recv_seq = seqs + size;
+    c->credits = seqs + 2 * (size_t)size;
+    c->owed = seqs + 3 * (size_t)size;
+    c->nqueued = seqs + 4 * (size_t)size;
+    for (int r = 0; r < size; r++)
+        c->credits[r] = p2p->lim.credits;
     c->nmembers = n;
     c->members = mem;
     c->index_of = idx;
@@ -202,7 +207,7 @@ static size_t comm_discard(p2p_comm_t *c)
             p2p_hdr_t h = {.type = P2P_FIN, .tag = ORDO_OK, .sreq = m->sreq};
             p2p_send_ctl(m->src, &h, NULL, 0);
         }
-        p2p_credit_return(m->src);
+        p2p_credit_return(c, m->src);
         p2p_msg_free(m);
         n++;
     }
@@ -223,7 +228,7 @@ static void comm_retire(p2p_comm_t *c)
     free(c->send_seq);
     free(c->members);
     free(c->index_of);
-    c->send_seq = c->recv_seq = NULL;
+    c->send_seq = c->recv_seq = c->credits = c->owed = c->nqueued = NULL;
     c->members = c->index_of = NULL;
 }
 
@@ -533,16 +538,15 @@ ordo_status_t p2p_isend(p2p_comm_t *c, const void *buf, size_t len, int dest, in
     if (ORDO_UNLIKELY(p2p_peer(dest)->dead))
         return ORDO_ERR_PEER_DEAD;
     int proto = p2p_choose_proto(len);
-    p2p_peer_t *p = p2p_peer(dest);
-    if (ORDO_LIKELY(proto == PROTO_SHORT && p->sendq_head == NULL && p->credits)) {
+    if (ORDO_LIKELY(proto == PROTO_SHORT && c->nqueued[dest] == 0 && c->credits[dest])) {
         /* the short path: one copy into the receiver's queue, nothing else */
         ordo_tl_iface_t *f = ordo_iface_of(dest);
-        unsigned owed = p->owed > 0xffff ? 0xffff : p->owed;
+        unsigned owed = c->owed[dest] > 0xffff ? 0xffff : c->owed[dest];
         p2p_hdr_t h = {.type = P2P_MSG, .proto = PROTO_SHORT, .credits = (uint16_t)owed,
                        .comm = c->id, .tag = tag, .seq = c->send_seq[dest], .len = len};
         if (ORDO_LIKELY(f->ops->am_short(f, dest, &h, sizeof(h), buf, len) == ORDO_OK)) {
-            p->owed -= owed;
-            p->credits--;
+            c->owed[dest] -= owed;
+            c->credits[dest]--;
             c->send_seq[dest]++;
             p2p->stats.sends++;
             p2p->stats.msgs_short++;
@@ -616,7 +620,7 @@ static ordo_status_t recv_post(p2p_comm_t *c, void *buf, size_t cap, int source,
     if (m) {
         p2p_unexpected_unlink(c, m);
         p2p_deliver(r, m);
-        p2p_credit_return(m->src);
+        p2p_credit_return(c, m->src);
         p2p_msg_free(m);
     } else {
         p2p_posted_append(c, r);
@@ -673,7 +677,7 @@ static ordo_status_t recv_direct(p2p_comm_t *c, ordo_tl_iface_t *f, void *buf, s
         size_t n;
         const p2p_hdr_t *h = f->ops->am_peek(f, src, &n);
         if (h && direct_match(c, h, src, tag)) {
-            p2p_peer(src)->credits += h->credits;
+            c->credits[src] += h->credits;   /* direct_match: the header is c's */
             size_t take = ORDO_MIN((size_t)h->len, cap);
             if (take)
                 memcpy(buf, h + 1, take);
@@ -685,7 +689,7 @@ static ordo_status_t recv_direct(p2p_comm_t *c, ordo_tl_iface_t *f, void *buf, s
             p2p->stats.recvs++;
             p2p->stats.recvs_direct++;
             p2p->stats.bytes_received += take;
-            p2p_credit_return(src);
+            p2p_credit_return(c, src);
             info.error = take < info.msg_length ? ORDO_ERR_TRUNCATED : ORDO_OK;
             if (info_p)
                 *info_p = info;
@@ -807,7 +811,6 @@ static ordo_status_t p2p_init(void)
                        "two-sided messaging needs them", f->ops->name, r);
             goto err;
         }
-        p2p->peers[r].credits = p2p->lim.credits;
     }
     for (int i = 0; i < ordo_ctx->n_ifaces; i++) {
         ordo_ctx->ifaces[i]->am_handler = p2p_am_handler;

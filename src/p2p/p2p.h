@@ -8,11 +8,12 @@
  * transport that reorders; an overtaking one matches them as they come.
  *
  * Flow control: a sender may have at most `credits` sequenced messages
- * (short, eager, rendezvous requests) at a receiver that the receiver has
- * not yet matched; the receiver gives credits back as it matches them
- * (piggybacked on any message it sends, or in a credit message).  So the
- * receiver's unexpected and early memory is bounded, and a sender that hit
- * the bound is held back, never dropped. */
+ * (short, eager, rendezvous requests) of one context at a receiver that the
+ * receiver has not yet matched; the receiver gives credits back as it
+ * matches them (piggybacked on its next message of that context, or in a
+ * credit message).  So the receiver's unexpected and early memory is
+ * bounded per context, a sender that hit the bound is held back, never
+ * dropped, and contexts never hold each other up (as communicators). */
 #ifndef ORDO_P2P_H
 #define ORDO_P2P_H
 
@@ -29,7 +30,7 @@ enum p2p_proto { PROTO_SHORT = 1, PROTO_EAGER, PROTO_RGET, PROTO_RPUT, PROTO_PIP
 typedef struct p2p_hdr {
     uint8_t  type;      /* p2p_type */
     uint8_t  proto;     /* p2p_proto */
-    uint16_t credits;   /* credits handed back to the receiver of this header */
+    uint16_t credits;   /* credits of context comm handed back to the receiver */
     uint32_t comm;      /* context id */
     int32_t  tag;       /* MSG/RTS: tag; FIN: status */
     uint32_t seq;       /* MSG/RTS: sequence number */
@@ -104,6 +105,10 @@ struct ordo_comm {
     uint32_t      coll_seq;      /* collectives started on the context */
     uint32_t     *send_seq;      /* per destination */
     uint32_t     *recv_seq;      /* per source: next in order */
+    uint32_t     *credits;       /* per destination: sequenced messages we may still send */
+    uint32_t     *owed;          /* per source: credits we owe it on this context */
+    uint32_t     *nqueued;       /* per destination: our sends in its send queue */
+    uint32_t      flush_pass;    /* a queue flush found this context out of credits */
     p2p_req_t    *posted_head, *posted_tail;
     p2p_msg_t    *unexp_head, *unexp_tail;
 };
@@ -117,9 +122,7 @@ typedef struct p2p_ctl {
 } p2p_ctl_t;
 
 typedef struct p2p_peer {
-    unsigned    credits;         /* sequenced messages we may still send */
-    unsigned    owed;            /* credits we owe the peer */
-    p2p_req_t  *sendq_head, *sendq_tail;
+    p2p_req_t  *sendq_head, *sendq_tail;   /* sequenced sends waiting, every context */
     p2p_req_t  *pipe_head, *pipe_tail;
     p2p_ctl_t  *ctl_head, *ctl_tail;
     p2p_msg_t  *early;           /* arrived ahead of sequence (ordered contexts) */
@@ -160,6 +163,7 @@ typedef struct p2p_state {
     p2p_ctl_t           *free_ctls;
     p2p_req_t           *active;
     unsigned             queued;        /* peers' sendq + pipeq + ctlq entries */
+    uint32_t             flush_pass;    /* counts send-queue flushes (p2p_comm_t) */
     unsigned             tick;
     ordo_stats_t         stats;
 } p2p_state_t;
@@ -187,7 +191,14 @@ void          p2p_unexpected_unlink(p2p_comm_t *c, p2p_msg_t *m);
 void          p2p_msg_free(p2p_msg_t *m);
 void          p2p_posted_append(p2p_comm_t *c, p2p_req_t *r);
 void          p2p_posted_unlink(p2p_comm_t *c, p2p_req_t *r);
-void          p2p_credit_return(int src);
+/* A message of c from src was matched (or dropped): its credit goes back. */
+void          p2p_credit_return(p2p_comm_t *c, int src);
+/* The same for a context that does not exist here (any more). */
+void          p2p_credit_return_id(uint32_t comm, int src);
+/* Credits a header from src hands back (its context's). */
+void          p2p_credits_arrived(int src, const p2p_hdr_t *h);
+/* Up to 0xffff of what c owes peer, taken for a header. */
+uint16_t      p2p_take_owed(p2p_comm_t *c, int peer);
 
 /* Admit a kept message of a context created after it arrived. */
 void          p2p_admit_future(p2p_comm_t *c);

@@ -16,13 +16,6 @@
 #include "p2p.h"
 #include "../base/log.h"
 
-static inline uint16_t take_owed(p2p_peer_t *p)
-{
-    unsigned n = p->owed > 0xffff ? 0xffff : p->owed;
-    p->owed -= n;
-    return (uint16_t)n;
-}
-
 int p2p_choose_proto(size_t len)
 {
     const ordo_tl_am_limits_t *l = &p2p->lim;
@@ -43,6 +36,29 @@ int p2p_choose_proto(size_t len)
 
 /* ------------------------------------------------------ control messages */
 
+/* What a control message hands back: a credit message, what its context
+ * owes (at least the count it was made with, for a context gone here);
+ * the others, nothing (credits travel with their context's id). */
+static uint16_t ctl_credits(int peer, p2p_hdr_t *h)
+{
+    if (h->type != P2P_CREDIT) {
+        h->credits = 0;
+        return 0;
+    }
+    p2p_comm_t *c = h->comm < p2p->ncomms ? p2p->comms[h->comm] : NULL;
+    if (c == NULL || c->magic != P2P_MAGIC_COMM)
+        return 0;   /* h->credits stays what p2p_credit_return_id set */
+    uint16_t owed = p2p_take_owed(c, peer);
+    h->credits = owed;
+    return owed;
+}
+
+static void ctl_credits_back(int peer, const p2p_hdr_t *h, uint16_t owed)
+{
+    if (owed)
+        p2p->comms[h->comm]->owed[peer] += owed;
+}
+
 void p2p_send_ctl(int peer, p2p_hdr_t *h, const void *blob, size_t bloblen)
 {
     p2p_peer_t *p = p2p_peer(peer);
@@ -50,22 +66,21 @@ void p2p_send_ctl(int peer, p2p_hdr_t *h, const void *blob, size_t bloblen)
         return;
     if (p->ctl_head == NULL) {
         ordo_tl_iface_t *f = ordo_iface_of(peer);
-        uint16_t owed = take_owed(p);
-        h->credits = owed;
+        uint16_t owed = ctl_credits(peer, h);
         ordo_status_t st = f->ops->am_short(f, peer, h, sizeof(*h), blob, bloblen);
         if (ORDO_LIKELY(st == ORDO_OK))
             return;
-        p->owed += owed;
+        ctl_credits_back(peer, h, owed);
         if (st != ORDO_ERR_BUSY) {
             ordo_error("control message to rank %d failed: %s", peer, ordo_status_string(st));
             return;
         }
     }
     if (h->type == P2P_CREDIT) {
-        /* Any later message carries the credits; one bare credit message
-         * in the queue is enough. */
+        /* Its context's next message carries the credits; one bare credit
+         * message per context in the queue is enough. */
         for (p2p_ctl_t *q = p->ctl_head; q; q = q->next)
-            if (q->hdr.type == P2P_CREDIT)
+            if (q->hdr.type == P2P_CREDIT && q->hdr.comm == h->comm)
                 return;
     }
     p2p_ctl_t *q = p2p->free_ctls;
@@ -91,12 +106,11 @@ static unsigned flush_ctls(int peer, p2p_peer_t *p)
     ordo_tl_iface_t *f = ordo_iface_of(peer);
     while (p->ctl_head) {
         p2p_ctl_t *q = p->ctl_head;
-        uint16_t owed = take_owed(p);
-        q->hdr.credits = owed;
+        uint16_t owed = ctl_credits(peer, &q->hdr);
         ordo_status_t st = f->ops->am_short(f, peer, &q->hdr, sizeof(q->hdr), q->blob,
                                             q->bloblen);
         if (st == ORDO_ERR_BUSY) {
-            p->owed += owed;
+            ctl_credits_back(peer, &q->hdr, owed);
             break;
         }
         p->ctl_head = q->next;
@@ -136,11 +150,11 @@ static void queue_unlink(p2p_req_t **head, p2p_req_t **tail, p2p_req_t *r)
 static ordo_status_t send_sequenced(p2p_req_t *r)
 {
     int dest = r->peer;
-    p2p_peer_t *p = p2p_peer(dest);
+    p2p_comm_t *c = r->comm;
     ordo_tl_iface_t *f = ordo_iface_of(dest);
-    p2p_hdr_t h = {.type = P2P_MSG, .proto = r->proto, .comm = r->comm->id, .tag = r->tag,
+    p2p_hdr_t h = {.type = P2P_MSG, .proto = r->proto, .comm = c->id, .tag = r->tag,
                    .seq = r->seq, .len = r->len, .sreq = p2p_token(r)};
-    uint16_t owed = take_owed(p);
+    uint16_t owed = p2p_take_owed(c, dest);
     h.credits = owed;
     ordo_status_t st;
     switch (r->proto) {
@@ -153,7 +167,7 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
             /* Every bounce buffer is taken (unexpected messages hold them):
              * a rendezvous needs none, and keeps the sender going. */
             r->proto = ordo_config.rndv == ORDO_RNDV_PUT ? PROTO_RPUT : PROTO_RGET;
-            p->owed += owed;
+            c->owed[dest] += owed;
             return send_sequenced(r);
         }
         break;
@@ -178,10 +192,10 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
     }
     }
     if (st != ORDO_OK) {
-        p->owed += owed;
+        c->owed[dest] += owed;
         return st;
     }
-    p->credits--;
+    c->credits[dest]--;
     p2p->stats.sends++;
     p2p->stats.bytes_sent += r->len;
     switch (r->proto) {
@@ -198,35 +212,50 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
 
 ordo_status_t p2p_send_start(p2p_req_t *r)
 {
-    p2p_peer_t *p = p2p_peer(r->peer);
-    if (p->sendq_head == NULL && p->credits > 0) {
+    p2p_comm_t *c = r->comm;
+    int dest = r->peer;
+    if (c->nqueued[dest] == 0 && c->credits[dest] > 0) {
         ordo_status_t st = send_sequenced(r);
         if (st != ORDO_ERR_BUSY)
             return st;
-    } else if (p->credits == 0) {
+    } else if (c->credits[dest] == 0) {
         p2p->stats.credit_stalls++;
     }
     r->phase = PHASE_QUEUED;
+    p2p_peer_t *p = p2p_peer(dest);
     queue_append(&p->sendq_head, &p->sendq_tail, r);
+    c->nqueued[dest]++;
     return ORDO_OK;
 }
 
-static unsigned flush_sends(p2p_peer_t *p)
+/* Send what the peer's queue holds, in order within each context: a
+ * context out of credits is passed over (its later sends wait behind its
+ * first), the others go on; a full transport stops the pass. */
+static unsigned flush_sends(int dest, p2p_peer_t *p)
 {
     unsigned n = 0;
-    while (p->sendq_head && p->credits > 0) {
-        p2p_req_t *r = p->sendq_head;
+    uint32_t pass = ++p2p->flush_pass;
+    for (p2p_req_t *r = p->sendq_head, *next; r; r = next) {
+        next = r->qnext;
+        p2p_comm_t *c = r->comm;
+        if (c->flush_pass == pass)
+            continue;   /* an earlier send of its context is waiting */
+        if (c->credits[dest] == 0) {
+            c->flush_pass = pass;
+            continue;
+        }
         queue_unlink(&p->sendq_head, &p->sendq_tail, r);
         ordo_status_t st = send_sequenced(r);
         if (st == ORDO_ERR_BUSY) {
-            /* back at the head, keeping the order */
-            r->qprev = NULL;
-            r->qnext = p->sendq_head;
-            if (p->sendq_head) p->sendq_head->qprev = r; else p->sendq_tail = r;
-            p->sendq_head = r;
+            /* back where it was, keeping the order */
+            r->qnext = next;
+            r->qprev = next ? next->qprev : p->sendq_tail;
+            if (r->qprev) r->qprev->qnext = r; else p->sendq_head = r;
+            if (next) next->qprev = r; else p->sendq_tail = r;
             p2p->queued++;
             break;
         }
+        c->nqueued[dest]--;
         if (st != ORDO_OK)
             p2p_req_done(r, st);
         n++;
@@ -245,12 +274,9 @@ static unsigned flush_pipes(int peer, p2p_peer_t *p)
         while (r->moved < r->deliver) {
             size_t len = ORDO_MIN(frag, r->deliver - r->moved);
             p2p_hdr_t h = {.type = P2P_FRAG, .len = r->moved, .rreq = r->peer_req};
-            uint16_t owed = take_owed(p);
-            h.credits = owed;
             ordo_status_t st = f->ops->am_bcopy(f, peer, &h, sizeof(h),
                                                 (char *)r->buf + r->moved, len);
             if (st != ORDO_OK) {
-                p->owed += owed;
                 if (st == ORDO_ERR_BUSY)
                     return n;
                 queue_unlink(&p->pipe_head, &p->pipe_tail, r);
@@ -291,7 +317,7 @@ unsigned p2p_progress_queues(void)
         if (p->pipe_head)
             n += flush_pipes(r, p);
         if (p->sendq_head)
-            n += flush_sends(p);
+            n += flush_sends(r, p);
     }
     return n;
 }
@@ -597,7 +623,7 @@ ordo_status_t p2p_am_handler(void *arg, int src, void *data, size_t len, void *d
     void *payload = (char *)data + sizeof(*h);
     size_t plen = len - sizeof(*h);
     if (h->credits)
-        p2p_peer(src)->credits += h->credits;
+        p2p_credits_arrived(src, h);
     switch (h->type) {
     case P2P_MSG:
     case P2P_RTS:
@@ -637,6 +663,7 @@ void p2p_fail_peer(int rank)
     while (p->sendq_head) {
         p2p_req_t *r = p->sendq_head;
         queue_unlink(&p->sendq_head, &p->sendq_tail, r);
+        r->comm->nqueued[rank]--;
         p2p_req_done(r, ORDO_ERR_PEER_DEAD);
     }
     while (p->pipe_head) {

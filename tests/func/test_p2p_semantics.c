@@ -272,6 +272,45 @@ static void unexpected_flood(void)
     REQUIRE_OK(ordo_barrier());
 }
 
+/* Flow control isolates contexts, as communicators do: senders exhaust
+ * their credits on one context with messages rank 0 has not received,
+ * and a message on another context still reaches it (credits were shared
+ * by every context of a pair, and this receive waited for ever). */
+static void credits_per_context(void)
+{
+    enum { N = 600 };   /* above every ORDO_P2P_CREDITS default */
+    ordo_comm_h other;
+    REQUIRE_OK(ordo_comm_create(NULL, &other));
+    if (me != 0) {
+        uint32_t *vals = malloc(N * sizeof(uint32_t));
+        ordo_request_h *reqs = calloc(N + 1, sizeof(ordo_request_h));
+        for (int i = 0; i < N; i++) {
+            vals[i] = (uint32_t)i;
+            ordo_status_t st = ordo_send_nb(NULL, &vals[i], 4, 0, 5, &reqs[i]);
+            CHECK(st == ORDO_OK || st == ORDO_INPROGRESS);
+        }
+        int token = me;
+        ordo_status_t st = ordo_send_nb(other, &token, sizeof(token), 0, 6, &reqs[N]);
+        CHECK(st == ORDO_OK || st == ORDO_INPROGRESS);
+        CHECK_OK(ordo_request_waitall(N + 1, reqs, NULL));
+        free(vals), free(reqs);
+    } else {
+        for (int r = 1; r < np; r++) {
+            int token = -1;
+            CHECK_OK(ordo_recv(other, &token, sizeof(token), r, 6, NULL));
+            CHECK(token == r);
+        }
+        for (int r = 1; r < np; r++)
+            for (int i = 0; i < N; i++) {
+                uint32_t v = UINT32_MAX;
+                CHECK_OK(ordo_recv(NULL, &v, 4, r, 5, NULL));
+                CHECK(v == (uint32_t)i);
+            }
+    }
+    CHECK_OK(ordo_comm_destroy(other));
+    REQUIRE_OK(ordo_barrier());
+}
+
 /* A message on one context is invisible to receives on another, and
  * contexts keep their own sequence. */
 static void contexts_isolate(void)
@@ -460,6 +499,7 @@ int main(void)
     if (np > 1)
         unexpected_flood();
     contexts_isolate();
+    credits_per_context();
     overtaking();
     blocking_receive_paths();
     zero_length_and_errors();
