@@ -15,9 +15,21 @@ case $launcher in
         # A session directory of its own: two mpiruns sharing /tmp/ompi.HOST.UID
         # race, one removing it while the other creates its job's directory
         # there ("A call to mkdir was unable to create the desired directory").
+        # The script stays to remove it, so it passes on the signals a test
+        # sends it, as mpirun itself would have received them.
         session=$(mktemp -d /tmp/ordo-ompi.XXXXXX)
         trap 'rm -rf "$session"' EXIT
-        OMPI_MCA_orte_tmpdir_base=$session mpirun.openmpi "${extra[@]}" -n "$np" "$@" ;;
+        OMPI_MCA_orte_tmpdir_base=$session mpirun.openmpi "${extra[@]}" -n "$np" "$@" &
+        child=$!
+        for sig in TERM INT HUP QUIT USR1 USR2; do
+            trap "kill -$sig $child 2>/dev/null" "$sig"
+        done
+        status=0
+        while :; do
+            wait "$child" && status=0 || status=$?
+            kill -0 "$child" 2>/dev/null || break   # a signal woke the wait, not its end
+        done
+        exit "$status" ;;
     mpich)
         exec mpirun.mpich -n "$np" "$@" ;;
     *)
