@@ -2,9 +2,11 @@
  *
  *   test_threads multiple [iters]   threads hammer two-sided, one-sided and
  *                                   collectives at once, each on its own
- *                                   stream and context, and one thread
- *                                   waits for a message another thread
- *                                   sends
+ *                                   stream and context; one thread waits
+ *                                   for a message another thread sends;
+ *                                   two threads share a stream; one is in
+ *                                   ordo_barrier while another exchanges
+ *                                   messages
  *   test_threads single|funneled    another thread is refused, changing
  *                                   nothing; the initial thread goes on
  *   test_threads serialized         another thread may call, one at a time
@@ -103,6 +105,79 @@ static void *wait_for_self(void *arg)
     return NULL;
 }
 
+/* Two threads share one stream (its order is then their calls' order):
+ * each puts its own words, both quiet it, and every word lands. */
+typedef struct {
+    ordo_stream_h s;
+    ordo_region_h region;
+    int           t;
+} sharer_t;
+
+enum { SHARED_WORDS = 256 };
+
+static void *share_stream(void *arg)
+{
+    sharer_t *a = arg;
+    int peer = partner();
+    for (int i = 0; i < SHARED_WORDS; i++) {
+        uint64_t v = stamp(ordo_rank(), a->t, i);
+        size_t off = slot_offset(ordo_size(), 0) + ((size_t)a->t * SHARED_WORDS + (size_t)i) * 8;
+        CHECK_OK(ordo_put(a->s, &v, sizeof(v), a->region, peer, off, 0));
+    }
+    CHECK_OK(ordo_quiet(a->s));
+    return NULL;
+}
+
+/* One thread in ordo_barrier (the launcher's, a world collective) while
+ * another keeps exchanging messages on its own context. */
+typedef struct {
+    ordo_comm_h comm;
+    int         rounds;
+} chatter_t;
+
+static void *chat(void *arg)
+{
+    chatter_t *c = arg;
+    int peer = partner();
+    for (int i = 0; i < c->rounds; i++) {
+        int out = i, in = -1;
+        ordo_request_h rq = NULL;
+        ordo_status_t st = ordo_send_nb(c->comm, &out, sizeof(out), peer, 9, &rq);
+        CHECK(st == ORDO_OK || st == ORDO_INPROGRESS);
+        CHECK_OK(ordo_recv(c->comm, &in, sizeof(in), peer, 9, NULL));
+        CHECK(in == i);
+        if (st == ORDO_INPROGRESS)
+            CHECK_OK(ordo_request_wait(&rq, NULL));
+    }
+    return NULL;
+}
+
+static void run_shared_and_mixed(ordo_region_h region, void *base, ordo_comm_h comm)
+{
+    ordo_stream_h s;
+    CHECK_OK(ordo_stream_create(NULL, &s));
+    sharer_t sh[2] = {{.s = s, .region = region, .t = 0}, {.s = s, .region = region, .t = 1}};
+    pthread_t th[2];
+    for (int t = 0; t < 2; t++)
+        CHECK(pthread_create(&th[t], NULL, share_stream, &sh[t]) == 0);
+    for (int t = 0; t < 2; t++)
+        CHECK(pthread_join(th[t], NULL) == 0);
+    CHECK_OK(ordo_coll_barrier(ORDO_COMM_WORLD));
+    const uint64_t *words = (const uint64_t *)((const char *)base + slot_offset(ordo_size(), 0));
+    int peer = partner();
+    for (int t = 0; t < 2; t++)
+        for (int i = 0; i < SHARED_WORDS; i++)
+            CHECK(words[t * SHARED_WORDS + i] == stamp(peer, t, i));
+    CHECK_OK(ordo_stream_destroy(s));
+
+    chatter_t ch = {.comm = comm, .rounds = 2000};
+    pthread_t chatter;
+    CHECK(pthread_create(&chatter, NULL, chat, &ch) == 0);
+    for (int i = 0; i < 20; i++)
+        CHECK_OK(ordo_barrier());
+    CHECK(pthread_join(chatter, NULL) == 0);
+}
+
 static void run_multiple(void)
 {
     ordo_init_params_t p = {.field_mask = ORDO_INIT_FIELD_THREAD_LEVEL,
@@ -115,8 +190,9 @@ static void run_multiple(void)
     int n = ordo_size(), me = ordo_rank();
     ordo_region_h region;
     void *base;
-    REQUIRE_OK(ordo_region_alloc(slot_offset(n, 0), 0, &region, &base));
-    memset(base, 0, slot_offset(n, 0));
+    size_t bytes = slot_offset(n, 0) + 2 * SHARED_WORDS * 8;
+    REQUIRE_OK(ordo_region_alloc(bytes, 0, &region, &base));
+    memset(base, 0, bytes);
     worker_t w[NTHREADS];
     pthread_t th[NTHREADS];
     for (int t = 0; t < NTHREADS; t++) {
@@ -148,6 +224,8 @@ static void run_multiple(void)
         CHECK(words[slot_offset(peer, t) / 8] == stamp(peer, t, iters - 1));
     if (me == 0)
         CHECK(words[0] == (uint64_t)n * NTHREADS * (uint64_t)iters);
+    CHECK_OK(ordo_coll_barrier(ORDO_COMM_WORLD));
+    run_shared_and_mixed(region, base, w[0].comm);
     CHECK_OK(ordo_coll_barrier(ORDO_COMM_WORLD));
     for (int t = 0; t < NTHREADS; t++)
         CHECK_OK(ordo_comm_destroy(w[t].comm));
