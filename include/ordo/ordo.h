@@ -128,6 +128,14 @@ ORDO_API ordo_status_t ordo_query_thread(ordo_thread_level_t *level_p);
  * synchronise without it and finalize returns ORDO_OK. */
 ORDO_API ordo_status_t ordo_finalize(void);
 
+/* Wall-clock seconds since an arbitrary point of this process's past
+ * (CLOCK_MONOTONIC: never steps back), and the resolution of that clock in
+ * seconds, as MPI_Wtime / MPI_Wtick.  Callable at any time, from any
+ * thread, before ordo_init too; times of different processes are not
+ * comparable. */
+ORDO_API double ordo_wtime(void);
+ORDO_API double ordo_wtick(void);
+
 /* Rank and size of this process in the job; -1 before ordo_init. */
 ORDO_API int ordo_rank(void);
 ORDO_API int ordo_size(void);
@@ -431,6 +439,16 @@ typedef struct ordo_comm *ordo_comm_h;
 #define ORDO_COMM_WORLD ((ordo_comm_h)0)
 
 #define ORDO_ANY_SOURCE (-1)      /* receive / probe: from any rank */
+/* A rank that is no rank (the edge of a non-periodic neighbourhood, as
+ * MPI_PROC_NULL): every point-to-point and one-sided call accepts it and
+ * completes at once, moving nothing and checking nothing of the target.
+ * A send or put to it returns ORDO_OK with no request; a receive or probe
+ * from it completes with source ORDO_PROC_NULL, tag ORDO_ANY_TAG and
+ * length 0 (a non-blocking receive through a request complete at once);
+ * a fetching atomic leaves its result as it was; ordo_flush, and
+ * ordo_epoch_lock / unlock / flush / flush_local on it, return ORDO_OK.
+ * Its arguments are still checked (handles, buffers, tags). */
+#define ORDO_PROC_NULL  (-2)
 #define ORDO_ANY_TAG    (-1)      /* receive / probe: any tag */
 #define ORDO_TAG_MAX    0x7fffffff /* tags are 0 .. ORDO_TAG_MAX */
 
@@ -520,6 +538,18 @@ ORDO_API ordo_status_t ordo_recv(ordo_comm_h comm, void *buf, size_t cap, int so
 /* Non-blocking receive; completes through the request (req_p required). */
 ORDO_API ordo_status_t ordo_recv_nb(ordo_comm_h comm, void *buf, size_t cap, int source,
                                     int tag, ordo_request_h *req_p);
+
+/* Send sbuf to dest and receive into rbuf from source at once, as
+ * MPI_Sendrecv: the receive is posted first, so exchanges in a ring or with
+ * a partner never deadlock whatever the message sizes.  Either side may be
+ * ORDO_PROC_NULL.  info_p (may be NULL) describes the receive.  Returns the
+ * send's error if it failed, else the receive's status (ORDO_ERR_TRUNCATED
+ * when the message was longer than rcap).  If the send cannot start, the
+ * receive is cancelled (a message it matched meanwhile stays received) and
+ * the send's error returned. */
+ORDO_API ordo_status_t ordo_sendrecv(ordo_comm_h comm, const void *sbuf, size_t slen, int dest,
+                                     int stag, void *rbuf, size_t rcap, int source, int rtag,
+                                     ordo_completion_t *info_p);
 
 /* Wait until a message matching (source, tag) can be received and describe
  * it in *info_p without receiving it (info_p may be NULL: then it only

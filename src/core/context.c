@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core.h"
@@ -239,6 +240,21 @@ ORDO_API ordo_status_t ordo_finalize(void)
     ordo_ctx = NULL;
     ordo_threads_stop();   /* the lock held here is given back on return */
     return st;
+}
+
+ORDO_API double ordo_wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+ORDO_API double ordo_wtick(void)
+{
+    struct timespec res;
+    if (clock_getres(CLOCK_MONOTONIC, &res) != 0)
+        return 1e-9;
+    return (double)res.tv_sec + (double)res.tv_nsec * 1e-9;
 }
 
 ORDO_API int ordo_rank(void) { return ordo_ctx ? ordo_ctx->rank : -1; }

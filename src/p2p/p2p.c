@@ -484,11 +484,11 @@ ORDO_API ordo_status_t ordo_comm_member(ordo_comm_h comm, int index, int *rank_p
 
 static inline ordo_status_t check_peer(const p2p_comm_t *c, int rank, int any_ok)
 {
-    if (any_ok && rank == ORDO_ANY_SOURCE)
-        return ORDO_OK;
+    if ((any_ok && rank == ORDO_ANY_SOURCE) || rank == ORDO_PROC_NULL)
+        return ORDO_OK;   /* the caller handles ORDO_PROC_NULL */
     if (ORDO_UNLIKELY(rank < 0 || rank >= p2p->size)) {
-        ordo_error("rank %d is not in the job (0 .. %d)%s", rank, p2p->size - 1,
-                   any_ok ? " nor ORDO_ANY_SOURCE" : "");
+        ordo_error("rank %d is not in the job (0 .. %d)%s nor ORDO_PROC_NULL", rank,
+                   p2p->size - 1, any_ok ? ", ORDO_ANY_SOURCE" : "");
         return ORDO_ERR_INVALID_RANK;
     }
     if (ORDO_UNLIKELY(c->index_of[rank] < 0)) {
@@ -527,6 +527,10 @@ ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t le
     if (ORDO_UNLIKELY(!ordo_span_ok(buf, len, 1))) {
         ordo_error("ordo_send: %zu bytes at %p do not fit in memory", len, buf);
         return ORDO_ERR_INVALID_PARAM;
+    }
+    if (ORDO_UNLIKELY(dest == ORDO_PROC_NULL)) {
+        *req_p = NULL;   /* complete at once, nothing moves */
+        return ORDO_OK;
     }
     return p2p_isend(c, buf, len, dest, tag, req_p);
 }
@@ -610,12 +614,23 @@ static inline ordo_status_t recv_check(ordo_comm_h comm, void *buf, size_t cap, 
     return ORDO_OK;
 }
 
+/* A receive from ORDO_PROC_NULL: complete at once, nothing received, as
+ * MPI describes it (source ORDO_PROC_NULL, tag ORDO_ANY_TAG, 0 bytes). */
+static const ordo_completion_t proc_null_info = {.source = ORDO_PROC_NULL,
+                                                 .tag = ORDO_ANY_TAG};
+
 static ordo_status_t recv_post(p2p_comm_t *c, void *buf, size_t cap, int source, int tag,
                                ordo_request_h *req_p)
 {
     p2p_req_t *r = req_alloc(P2P_RECV, c, source, tag, buf, cap);
     if (r == NULL)
         return ORDO_ERR_NO_MEMORY;
+    if (ORDO_UNLIKELY(source == ORDO_PROC_NULL)) {
+        r->super.info = proc_null_info;
+        p2p_req_done(r, ORDO_OK);
+        *req_p = &r->super;
+        return ORDO_INPROGRESS;
+    }
     p2p_msg_t *m = c->unexp_head ? p2p_unexpected_find(c, source, tag) : NULL;
     if (m) {
         p2p_unexpected_unlink(c, m);
@@ -713,6 +728,11 @@ ORDO_API ordo_status_t ordo_recv(ordo_comm_h comm, void *buf, size_t cap, int so
     ordo_status_t st = recv_check(comm, buf, cap, source, tag, &c);
     if (ORDO_UNLIKELY(st != ORDO_OK))
         return st;
+    if (ORDO_UNLIKELY(source == ORDO_PROC_NULL)) {
+        if (info_p)
+            *info_p = proc_null_info;
+        return ORDO_OK;
+    }
     if (source != ORDO_ANY_SOURCE && c->posted_head == NULL && c->unexp_head == NULL) {
         ordo_tl_iface_t *f = ordo_iface_of(source);
         if (ordo_tl_am_can_peek(f) &&
@@ -737,6 +757,12 @@ ORDO_API ordo_status_t ordo_probe_nb(ordo_comm_h comm, int source, int tag, int 
         return st;
     if (flag_p == NULL)
         return ORDO_ERR_INVALID_PARAM;
+    if (ORDO_UNLIKELY(source == ORDO_PROC_NULL)) {
+        *flag_p = 1;
+        if (info_p)
+            *info_p = proc_null_info;
+        return ORDO_OK;
+    }
     ordo_progress_once();
     p2p_msg_t *m = p2p_unexpected_find(c, source, tag);
     *flag_p = m != NULL;
@@ -766,6 +792,26 @@ ORDO_API ordo_status_t ordo_probe(ordo_comm_h comm, int source, int tag,
         ordo_idle_pass(&idle);
     }
     return st;
+}
+
+ORDO_API ordo_status_t ordo_sendrecv(ordo_comm_h comm, const void *sbuf, size_t slen, int dest,
+                                     int stag, void *rbuf, size_t rcap, int source, int rtag,
+                                     ordo_completion_t *info_p)
+{
+    ORDO_API_ENTER();
+    ordo_request_h rreq = NULL, sreq = NULL;
+    ordo_status_t st = ordo_recv_nb(comm, rbuf, rcap, source, rtag, &rreq);
+    if (st != ORDO_INPROGRESS)
+        return st;
+    st = ordo_send_nb(comm, sbuf, slen, dest, stag, &sreq);
+    if (st != ORDO_OK && st != ORDO_INPROGRESS) {
+        ordo_request_cancel(rreq);
+        ordo_request_wait_inner(&rreq, NULL);   /* cancelled, or matched meanwhile */
+        return st;
+    }
+    ordo_status_t rst = ordo_request_wait_inner(&rreq, info_p);
+    ordo_status_t sst = sreq ? ordo_request_wait_inner(&sreq, NULL) : ORDO_OK;
+    return sst != ORDO_OK ? sst : rst;
 }
 
 /* ------------------------------------------------------------ the layer */

@@ -612,6 +612,8 @@ ORDO_API ordo_status_t ordo_epoch_lock(ordo_region_h region, ordo_lock_type_t ty
     const char *call = "ordo_epoch_lock";
     if ((unsigned)type > ORDO_LOCK_EXCLUSIVE || (asserts & ~(unsigned)ORDO_ASSERT_NOCHECK))
         return ORDO_ERR_INVALID_PARAM;
+    if (rank == ORDO_PROC_NULL)
+        return ORDO_OK;   /* no target: nothing to lock */
     if (rank < 0 || rank >= ordo_ctx->size)
         return ORDO_ERR_INVALID_RANK;
     if (ep->lock_all || ep->lock[rank]) {
@@ -650,6 +652,8 @@ ORDO_API ordo_status_t ordo_epoch_unlock(ordo_region_h region, int rank)
 {
     ORDO_API_ENTER();
     EPOCH_PROLOGUE(region, "ordo_epoch_unlock", ep);
+    if (rank == ORDO_PROC_NULL)
+        return ORDO_OK;
     if (rank < 0 || rank >= ordo_ctx->size)
         return ORDO_ERR_INVALID_RANK;
     if (!ep->lock[rank]) {
@@ -743,6 +747,8 @@ static ordo_status_t flush_common(ordo_region_h region, const char *call, int ra
                                   int local_only)
 {
     EPOCH_PROLOGUE(region, call, ep);
+    if (rank == ORDO_PROC_NULL)
+        return ORDO_OK;
     if (!ep->lock_all && (rank < 0 ? ep->nlocked == 0 : !ep->lock[rank]))
         return misuse(region, call, "outside a passive-target epoch (lock or lock_all) to the "
                                     "rank");
@@ -750,7 +756,10 @@ static ordo_status_t flush_common(ordo_region_h region, const char *call, int ra
     return rma_region_drain(region, rank, local_only);
 }
 
-static inline int bad_rank(int rank) { return ordo_ctx && (rank < 0 || rank >= ordo_ctx->size); }
+static inline int bad_rank(int rank)
+{
+    return ordo_ctx && rank != ORDO_PROC_NULL && (rank < 0 || rank >= ordo_ctx->size);
+}
 
 ORDO_API ordo_status_t ordo_epoch_flush(ordo_region_h region, int rank)
 {

@@ -203,6 +203,17 @@ static inline ordo_status_t check_target(ordo_region_h region, int rank, size_t 
     return rma_epoch_admit(region, rank);
 }
 
+/* An operation on ORDO_PROC_NULL: complete at once, nothing moves (a
+ * fetching atomic leaves its result as it was). */
+static ordo_status_t proc_null_op(ordo_region_h region, ordo_request_h *req_p)
+{
+    if (ORDO_UNLIKELY(region == NULL || region->magic != ORDO_MAGIC_REGION))
+        return ORDO_ERR_INVALID_HANDLE;
+    if (req_p)
+        *req_p = NULL;
+    return ORDO_OK;
+}
+
 static void write_result(void *result, unsigned width, uint64_t v)
 {
     if (width == 4) {
@@ -419,6 +430,8 @@ static ordo_status_t empty_transfer(ordo_request_h *req_p)
     if (ORDO_UNLIKELY(((flags) & ~(unsigned)ORDO_OP_FENCED) ||                  \
                       ((buf) == NULL && (len) > 0)))                            \
         return ORDO_ERR_INVALID_PARAM;                                          \
+    if (ORDO_UNLIKELY((rank) == ORDO_PROC_NULL))                                \
+        return proc_null_op(region, req_p);                                     \
     st_ = check_target(region, rank, offset, len, &rkey);                       \
     if (ORDO_UNLIKELY(st_ != ORDO_OK))                                          \
         return st_
@@ -550,11 +563,11 @@ static ordo_status_t atomic_common(ordo_stream_h stream, ordo_atomic_op_t aop,
     if ((unsigned)type > ORDO_INT64 || (unsigned)aop > ORDO_ATOMIC_CSWAP)
         return ORDO_ERR_INVALID_PARAM;
     unsigned width = (type == ORDO_UINT32 || type == ORDO_INT32) ? 4 : 8;
-    RMA_PROLOGUE(stream, flags, value, width, region, rank, offset, rkey);
     if (result == NULL && (aop == ORDO_ATOMIC_SWAP || aop == ORDO_ATOMIC_CSWAP))
         return ORDO_ERR_INVALID_PARAM;
     if (compare == NULL && aop == ORDO_ATOMIC_CSWAP)
         return ORDO_ERR_INVALID_PARAM;
+    RMA_PROLOGUE(stream, flags, value, width, region, rank, offset, rkey);
     if ((rkey->base + offset) % width)
         return ORDO_ERR_MISALIGNED;
     uint64_t v = 0, c = 0;
@@ -658,6 +671,8 @@ ORDO_API ordo_status_t ordo_flush(ordo_stream_h stream, int rank)
     ordo_status_t st = ordo_stream_resolve(stream, &s);
     if (st != ORDO_OK)
         return st;
+    if (rank == ORDO_PROC_NULL)
+        return ORDO_OK;
     if (rank < 0 || rank >= ordo_ctx->size)
         return ORDO_ERR_INVALID_RANK;
     s->stats.flush_calls++;
