@@ -313,6 +313,55 @@ ORDO_API ordo_status_t ordo_atomic_nb(ordo_stream_h stream, ordo_atomic_op_t op,
                                       ordo_region_h region, int rank, size_t offset,
                                       unsigned flags, ordo_request_h *req_p);
 
+/* ------------------------------------------------- waiting on local words */
+
+/* Comparisons of a word of this rank's region memory with a value. */
+typedef enum ordo_cmp {
+    ORDO_CMP_EQ = 0,
+    ORDO_CMP_NE = 1,
+    ORDO_CMP_GT = 2,
+    ORDO_CMP_GE = 3,
+    ORDO_CMP_LT = 4,
+    ORDO_CMP_LE = 5
+} ordo_cmp_t;
+
+/* Wait until the 4- or 8-byte integer of the given type at offset of this
+ * rank's own memory of region compares to *value as cmp says (the flag a
+ * peer's put or atomic raises; OpenSHMEM's wait_until).  The word is read
+ * atomically with acquire order: what the writer put before it, in an
+ * order its stream keeps (a put then a fenced put, or a put-with-flag
+ * done right), is visible once it returns.  The wait drives progress, gives
+ * its core away when ranks outnumber cores (ORDO_YIELD) and lets other
+ * threads in; it has no time limit of its own (ordorun --timeout bounds a
+ * job).  Errors: the region handle; an offset outside it
+ * (ORDO_ERR_OUT_OF_BOUNDS) or not aligned to the width
+ * (ORDO_ERR_MISALIGNED); an unknown type or comparison, or value NULL
+ * (ORDO_ERR_INVALID_PARAM). */
+ORDO_API ordo_status_t ordo_wait_until(ordo_region_h region, size_t offset,
+                                       ordo_atomic_type_t type, ordo_cmp_t cmp,
+                                       const void *value);
+/* The same without waiting: *flag_p = 1 if it holds now (after one
+ * progress pass), else 0. */
+ORDO_API ordo_status_t ordo_test(ordo_region_h region, size_t offset, ordo_atomic_type_t type,
+                                 ordo_cmp_t cmp, const void *value, int *flag_p);
+/* Over a set of n words (offsets[], every one checked before any wait):
+ *  all   until every word held (each waited for in turn, then not looked
+ *        at again);
+ *  any   until one holds: *index_p is its index in offsets (n == 0:
+ *        ORDO_INDEX_NONE at once);
+ *  some  until at least one holds: indices[] receives the index of every
+ *        word that held at that look (room for n), *count_p how many. */
+ORDO_API ordo_status_t ordo_wait_until_all(ordo_region_h region, const size_t *offsets,
+                                           size_t n, ordo_atomic_type_t type, ordo_cmp_t cmp,
+                                           const void *value);
+ORDO_API ordo_status_t ordo_wait_until_any(ordo_region_h region, const size_t *offsets,
+                                           size_t n, ordo_atomic_type_t type, ordo_cmp_t cmp,
+                                           const void *value, size_t *index_p);
+ORDO_API ordo_status_t ordo_wait_until_some(ordo_region_h region, const size_t *offsets,
+                                            size_t n, ordo_atomic_type_t type, ordo_cmp_t cmp,
+                                            const void *value, size_t *indices,
+                                            size_t *count_p);
+
 /* ------------------------------------------------- one-sided: completion */
 
 /* Order: operations issued on the stream after the fence become visible at
