@@ -114,6 +114,7 @@ static void die_msg(const char *fmt, ...)
 }
 
 static void rank_failed(int rank, int code, const char *how);
+static void begin_ending(int sig);
 
 static int64_t now_ms(void)
 {
@@ -507,6 +508,22 @@ static void handle_request(int rank)
         rp->state = RANK_FINALIZED;
         send_reply(rank, ORDO_OK, NULL, 0, -1);
         break;
+    case ORDO_BOOT_ABORT: {
+        int32_t code;
+        if (hdr.vallen != sizeof(code)) {
+            die_msg("malformed ordo_abort request from rank %d", rank);
+            break;
+        }
+        memcpy(&code, val, sizeof(code));
+        int status = code >= 1 && code <= 255 ? code : 1;
+        if (!job.ending) {
+            die_msg("rank %d (pid %d) called ordo_abort(%d): ending the job with status %d",
+                    rank, (int)rp->pid, (int)code, status);
+            job.job_status = status;
+            begin_ending(SIGTERM);
+        }
+        break;
+    }
     case ORDO_BOOT_CANCEL:
         /* the rank stopped waiting (a time-out): it no longer counts in a
          * barrier, nor waits for a key; a request already answered stays so */

@@ -136,6 +136,16 @@ ORDO_API ordo_status_t ordo_finalize(void);
 ORDO_API double ordo_wtime(void);
 ORDO_API double ordo_wtick(void);
 
+/* End the whole job with exit status `status` (1 .. 255; anything else
+ * becomes 1), as MPI_Abort: the launcher ends every rank and exits with
+ * it (ordorun says which rank called; Open MPI's mpirun and srun through
+ * PMIx_Abort, MPICH's mpiexec through PMI's abort).  Under the caller's own
+ * bootstrap (ordo_oob_t) or alone, only this process ends, with that
+ * status, and the program's runtime decides for the others.  Does not
+ * return, except with ORDO_ERR_NOT_INITIALIZED before ordo_init.  The one
+ * call by which the library ends a program: the program asked for it. */
+ORDO_API ordo_status_t ordo_abort(int status);
+
 /* Rank and size of this process in the job; -1 before ordo_init. */
 ORDO_API int ordo_rank(void);
 ORDO_API int ordo_size(void);

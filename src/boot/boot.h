@@ -29,6 +29,11 @@ typedef struct ordo_boot_ops {
     ordo_status_t (*fd_del)(ordo_boot_t *b, const char *key);
     /* Tell the launcher this rank finished cleanly, and release. */
     void          (*fini)(ordo_boot_t *b, int clean);
+    /* Ask the launcher to end the whole job with exit status `status`
+     * (ordo_abort).  Returns 1 when the caller should wait a moment for
+     * the launcher to end it (so the launcher reports the abort, not the
+     * rank's exit), 0 when it may end its own process at once. */
+    int           (*abort)(ordo_boot_t *b, int status, const char *why);
 } ordo_boot_ops_t;
 
 struct ordo_boot {

@@ -284,10 +284,19 @@ static void or_fini(ordo_boot_t *base, int clean)
     free(b);
 }
 
+static int or_abort(ordo_boot_t *base, int status, const char *why)
+{
+    (void)why;
+    int32_t s = status;
+    return send_msg((boot_ordorun_t *)base, ORDO_BOOT_ABORT, NULL, &s, sizeof(s), -1) ==
+           ORDO_OK;
+}
+
 static const ordo_boot_ops_t ordorun_ops = {
     .size = sizeof(ordo_boot_ops_t), .name = "ordorun",
     .allgather = or_allgather, .barrier = or_barrier,
     .fd_put = or_fd_put, .fd_get = or_fd_get, .fd_del = or_fd_del, .fini = or_fini,
+    .abort = or_abort,
 };
 
 ordo_status_t ordo_boot_ordorun_open(int fd, int rank, int size, int timeout_s,

@@ -236,11 +236,20 @@ static void p1_fini(ordo_boot_t *b, int clean)
     free(p);
 }
 
+static int p1_abort(ordo_boot_t *b, int status, const char *why)
+{
+    (void)why;
+    boot_pmi1_t *p = (boot_pmi1_t *)b;
+    if (p->fd >= 0)
+        send_line(p, "cmd=abort exitcode=%d\n", status);   /* Hydra answers by ending the job */
+    return 0;   /* read before the socket's end */
+}
+
 static const ordo_boot_ops_t pmi1_ops = {
     .size = sizeof(ordo_boot_ops_t), .name = "pmi1",
     .allgather = p1_allgather, .barrier = p1_barrier,
     .fd_put = ordo_boot_local_fd_put, .fd_get = ordo_boot_local_fd_get,
-    .fd_del = ordo_boot_local_fd_del, .fini = p1_fini,
+    .fd_del = ordo_boot_local_fd_del, .fini = p1_fini, .abort = p1_abort,
 };
 
 ordo_status_t ordo_boot_pmi1_open(int timeout_s, ordo_boot_t **boot_p)

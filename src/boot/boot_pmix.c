@@ -30,6 +30,7 @@ static struct pmix_lib {
     void *handle;
     pmix_status_t (*init)(pmix_proc_t *, pmix_info_t[], size_t);
     pmix_status_t (*finalize)(const pmix_info_t[], size_t);
+    pmix_status_t (*abort)(int, const char[], pmix_proc_t[], size_t);
     pmix_status_t (*get)(const pmix_proc_t *, const char[], const pmix_info_t[], size_t,
                          pmix_value_t **);
     pmix_status_t (*put)(pmix_scope_t, const char[], pmix_value_t *);
@@ -57,6 +58,7 @@ static ordo_status_t load(void)
     }
     struct { const char *name; void **slot; } fns[] = {
         {"PMIx_Init", (void **)&px.init}, {"PMIx_Finalize", (void **)&px.finalize},
+        {"PMIx_Abort", (void **)&px.abort},
         {"PMIx_Get", (void **)&px.get}, {"PMIx_Put", (void **)&px.put},
         {"PMIx_Commit", (void **)&px.commit}, {"PMIx_Fence_nb", (void **)&px.fence_nb},
         {"PMIx_Register_event_handler", (void **)&px.register_event},
@@ -242,11 +244,20 @@ static void px_fini(ordo_boot_t *b, int clean)
     free(p);
 }
 
+static int px_abort(ordo_boot_t *b, int status, const char *why)
+{
+    (void)b;
+    pmix_status_t rc = px.abort(status, why, NULL, 0);   /* NULL: the whole job */
+    if (rc != PMIX_SUCCESS)
+        ordo_warn("PMIx_Abort: %s", pxerr(rc));
+    return 0;   /* the server has it once the call returns */
+}
+
 static const ordo_boot_ops_t pmix_ops = {
     .size = sizeof(ordo_boot_ops_t), .name = "pmix",
     .allgather = px_allgather, .barrier = px_barrier,
     .fd_put = ordo_boot_local_fd_put, .fd_get = ordo_boot_local_fd_get,
-    .fd_del = ordo_boot_local_fd_del, .fini = px_fini,
+    .fd_del = ordo_boot_local_fd_del, .fini = px_fini, .abort = px_abort,
 };
 
 static ordo_status_t job_size(boot_pmix_t *p, int *size_p)

@@ -44,6 +44,7 @@ typedef enum ordo_boot_msg_type {
                               * waiting for its key) */
     ORDO_BOOT_GATHER_PUT = 10, /* key, value: a rank's part of an allgather; the launcher
                                 * drops it once every rank has read it */
+    ORDO_BOOT_ABORT    = 11, /* value: int32 exit status: end the job with it (no reply) */
     ORDO_BOOT_REPLY    = 64, /* launcher -> rank */
     ORDO_BOOT_CANCELLED = 65 /* launcher -> rank: answers CANCEL; a reply that came
                               * before it answered the request cancelled */

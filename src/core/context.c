@@ -242,6 +242,24 @@ ORDO_API ordo_status_t ordo_finalize(void)
     return st;
 }
 
+ORDO_API ordo_status_t ordo_abort(int status)
+{
+    if (ordo_ctx == NULL)
+        return ORDO_ERR_NOT_INITIALIZED;
+    int code = status >= 1 && status <= 255 ? status : 1;
+    ordo_error("ordo_abort(%d): ending the job with status %d", status, code);
+    fflush(NULL);
+    ordo_boot_t *b = ordo_ctx->boot;
+    if (b->ops->abort && b->ops->abort(b, code, "ordo_abort")) {
+        /* the launcher ends us; if it is slow, we go */
+        for (int i = 0; i < 100; i++) {
+            struct timespec nap = {0, 20 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+        }
+    }
+    _exit(code);
+}
+
 ORDO_API double ordo_wtime(void)
 {
     struct timespec ts;

@@ -48,6 +48,19 @@ def test_first_nonzero_exit_status(bindir):
     assert "rank 2" in r.stderr and "exited with status 7" in r.stderr
 
 
+@pytest.mark.parametrize("code,status", [(7, 7), (255, 255), (0, 1), (4096, 1)])
+def test_ordo_abort_ends_the_job_with_its_status(bindir, code, status):
+    before = jobs.snapshot()
+    t0 = time.monotonic()
+    r = jobs.ordorun(bindir, "-n", "3", jobs.probe(bindir), "abort", "1", str(code))
+    assert time.monotonic() - t0 < 10
+    assert r.returncode == status, r.stderr
+    assert f"ordo_abort({code}): ending the job with status {status}" in r.stderr, r.stderr
+    assert "rank 1 (pid" in r.stderr and f"called ordo_abort({status})" in r.stderr, r.stderr
+    assert "barrier: " not in r.stdout   # the others were ended, not released
+    assert jobs.snapshot() <= before
+
+
 def test_exit_without_finalize(bindir):
     r = jobs.ordorun(bindir, "-n", "2", jobs.probe(bindir), "nofinalize", "0")
     assert r.returncode != 0

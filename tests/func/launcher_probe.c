@@ -2,6 +2,7 @@
  *   probe ok                 init, a region, barrier, finalize; prints rank/size/binding
  *   probe die R SIG          rank R raises SIG after init; the others wait in a barrier
  *   probe exit R CODE        rank R exits with CODE after init; the others wait
+ *   probe abort R CODE       rank R calls ordo_abort(CODE); the others wait
  *   probe nofinalize R       rank R returns 0 without ordo_finalize
  *   probe wait               every rank waits in a barrier that never completes,
  *                            printing "ready" first (for signal tests)
@@ -72,6 +73,16 @@ int main(int argc, char **argv)
                        ordo_node_of(s), ordo_node_count());
         }
         return ordo_finalize() == ORDO_OK ? 0 : 12;
+    }
+    if (strcmp(mode, "abort") == 0) {
+        if (me == who) {
+            ordo_abort(arg);
+            return 40;   /* ordo_abort returned */
+        }
+        ordo_status_t st = ordo_barrier();
+        printf("rank %d barrier: %s\n", me, ordo_status_string(st));
+        ordo_finalize();
+        return 0;
     }
     if (strcmp(mode, "die") == 0 || strcmp(mode, "exit") == 0 ||
         strcmp(mode, "nofinalize") == 0 || strcmp(mode, "notify") == 0) {

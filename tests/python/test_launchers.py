@@ -51,6 +51,21 @@ def test_a_killed_rank_ends_the_job(bindir, launcher):
 
 
 @pytest.mark.parametrize("launcher", LAUNCHERS)
+def test_ordo_abort_ends_the_job(bindir, launcher):
+    # PMIx_Abort under Open MPI's mpirun, PMI's abort under MPICH's mpiexec
+    t0 = time.monotonic()
+    job = start(bindir, launcher, 3, "abort", "1", "7")
+    try:
+        out, err = job.communicate(timeout=60)
+    finally:
+        if job.poll() is None:
+            job.kill()
+    assert job.returncode != 0, err
+    assert "barrier: " not in out
+    assert time.monotonic() - t0 < 60
+
+
+@pytest.mark.parametrize("launcher", LAUNCHERS)
 def test_descriptor_service_answers_no_stranger_and_vanishes(bindir, launcher):
     before = set(service_sockets())
     job = start(bindir, launcher, 2, "wait")
