@@ -323,6 +323,37 @@ ORDO_API ordo_status_t ordo_atomic_nb(ordo_stream_h stream, ordo_atomic_op_t op,
                                       ordo_region_h region, int rank, size_t offset,
                                       unsigned flags, ordo_request_h *req_p);
 
+/* ------------------------------------------------------------ put-with-signal */
+
+typedef enum ordo_signal_op {
+    ORDO_SIGNAL_SET = 0,   /* the signal word becomes the value */
+    ORDO_SIGNAL_ADD = 1    /* the value is added to it */
+} ordo_signal_op_t;
+
+/* Put len bytes from src to (region, rank, offset), then set or add a
+ * 64-bit signal word at (region, rank, sig_offset) (aligned to 8), as
+ * OpenSHMEM's put_signal: a process that sees the signal (ordo_wait_until)
+ * sees the data, on every transport and in every ordering mode.  It is
+ * ordering for this one operation, not a fence: in a relaxed stream the
+ * signal waits for what this rank issued to that rank before it, and
+ * nothing else; in strict and default streams, which keep a put and an
+ * atomic in order, nothing more is done.  Blocking: returns when both
+ * completed.  Non-blocking: with req_p, the request completes when both
+ * did (so the signal waits for the put in every mode); with req_p NULL,
+ * both complete by ordo_quiet / ordo_flush and src must be left alone
+ * until then (ORDO_OK or ORDO_INPROGRESS, as ordo_put_nb).  ORDO_PROC_NULL: nothing happens.  Errors as ordo_put and
+ * ordo_atomic, the signal word checked before anything moves.  Counted in
+ * ordo_stats (signals). */
+ORDO_API ordo_status_t ordo_put_signal(ordo_stream_h stream, const void *src, size_t len,
+                                       ordo_region_h region, int rank, size_t offset,
+                                       size_t sig_offset, uint64_t signal,
+                                       ordo_signal_op_t sig_op, unsigned flags);
+ORDO_API ordo_status_t ordo_put_signal_nb(ordo_stream_h stream, const void *src, size_t len,
+                                          ordo_region_h region, int rank, size_t offset,
+                                          size_t sig_offset, uint64_t signal,
+                                          ordo_signal_op_t sig_op, unsigned flags,
+                                          ordo_request_h *req_p);
+
 /* ------------------------------------------------- waiting on local words */
 
 /* Comparisons of a word of this rank's region memory with a value. */
@@ -804,6 +835,9 @@ typedef struct ordo_stats {
                                            now, counted per registration as the kernel
                                            counts a NIC's (ORDO_OFI_MR_LOCAL=2; a NIC's
                                            provider pins, and counts, for itself) */
+    uint64_t signals;                   /* ordo_put_signal(_nb) calls (what holding the
+                                           signal behind its put cost is in ops_deferred
+                                           and ops_serialised) */
 } ordo_stats_t;
 
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p);

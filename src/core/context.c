@@ -443,6 +443,7 @@ ORDO_API ordo_status_t ordo_stats_print(FILE *out)
     P(registrations); P(registration_ns); P(bounce_ops); P(network_ordered);
     P(puts_batched); P(put_batches); P(msgs_bundled); P(msg_bundles); P(pinned_bytes);
     P(rcache_hits); P(rcache_misses); P(rcache_evictions); P(rcache_invalidations);
+    P(signals);
 #undef P
     return ORDO_OK;
 }

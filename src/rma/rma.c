@@ -554,16 +554,18 @@ ORDO_API ordo_status_t ordo_get_nb(ordo_stream_h stream, void *dst, size_t len,
 
 /* ------------------------------------------------------------------ atomics */
 
+/* swap_unfetched: a SWAP whose old value nobody wants (put_signal's SET). */
 static ordo_status_t atomic_common(ordo_stream_h stream, ordo_atomic_op_t aop,
                                    ordo_atomic_type_t type, const void *value,
                                    const void *compare, void *result, ordo_region_h region,
                                    int rank, size_t offset, unsigned flags,
-                                   ordo_request_h *req_p, int blocking)
+                                   ordo_request_h *req_p, int blocking, int swap_unfetched)
 {
     if ((unsigned)type > ORDO_INT64 || (unsigned)aop > ORDO_ATOMIC_CSWAP)
         return ORDO_ERR_INVALID_PARAM;
     unsigned width = (type == ORDO_UINT32 || type == ORDO_INT32) ? 4 : 8;
-    if (result == NULL && (aop == ORDO_ATOMIC_SWAP || aop == ORDO_ATOMIC_CSWAP))
+    if (result == NULL && ((aop == ORDO_ATOMIC_SWAP && !swap_unfetched) ||
+                           aop == ORDO_ATOMIC_CSWAP))
         return ORDO_ERR_INVALID_PARAM;
     if (compare == NULL && aop == ORDO_ATOMIC_CSWAP)
         return ORDO_ERR_INVALID_PARAM;
@@ -623,7 +625,7 @@ ORDO_API ordo_status_t ordo_atomic(ordo_stream_h stream, ordo_atomic_op_t op,
 {
     ORDO_API_ENTER();
     return atomic_common(stream, op, type, value, compare, result, region, rank, offset, flags,
-                         NULL, 1);
+                         NULL, 1, 0);
 }
 
 ORDO_API ordo_status_t ordo_atomic_nb(ordo_stream_h stream, ordo_atomic_op_t op,
@@ -634,7 +636,83 @@ ORDO_API ordo_status_t ordo_atomic_nb(ordo_stream_h stream, ordo_atomic_op_t op,
 {
     ORDO_API_ENTER();
     return atomic_common(stream, op, type, value, compare, result, region, rank, offset, flags,
-                         req_p, 0);
+                         req_p, 0, 0);
+}
+
+/* ------------------------------------------------------------ put_signal */
+
+/* The put, then the signal held behind it (and behind every earlier
+ * operation of the stream to that rank, nothing more): where the stream's
+ * mode already keeps a put and an atomic in order (strict, default) and
+ * nobody waits for the pair through a request, nothing is added; else the
+ * signal takes the put's place as the stream's fence towards that rank
+ * alone, so it waits (counted: ops_deferred, ops_serialised) for what was
+ * issued to that rank before it, not for the rest of the stream. */
+static ordo_status_t put_signal_common(ordo_stream_h stream, const void *src, size_t len,
+                                       ordo_region_h region, int rank, size_t offset,
+                                       size_t sig_offset, uint64_t signal,
+                                       ordo_signal_op_t sig_op, unsigned flags,
+                                       ordo_request_h *req_p, int blocking)
+{
+    ORDO_CHECK_INIT();
+    if ((unsigned)sig_op > ORDO_SIGNAL_ADD)
+        return ORDO_ERR_INVALID_PARAM;
+    struct ordo_stream *s;
+    ordo_status_t st = ordo_stream_resolve(stream, &s);
+    if (st != ORDO_OK)
+        return st;
+    /* the signal word is checked before anything moves */
+    if (rank != ORDO_PROC_NULL) {
+        if (region == NULL || region->magic != ORDO_MAGIC_REGION)
+            return ORDO_ERR_INVALID_HANDLE;
+        if ((unsigned)rank >= (unsigned)ordo_ctx->size)
+            return ORDO_ERR_INVALID_RANK;
+        ordo_tl_rkey_t *k = region->rkeys[rank];
+        if (sig_offset > k->size || k->size - sig_offset < 8)
+            return ORDO_ERR_OUT_OF_BOUNDS;
+        if ((k->base + sig_offset) % 8)
+            return ORDO_ERR_MISALIGNED;
+    }
+    st = put_common(stream, src, len, region, rank, offset, flags, NULL, blocking);
+    if (st == ORDO_INPROGRESS)
+        st = ORDO_OK;   /* an implicit put under way: the signal follows it */
+    if (st != ORDO_OK || rank == ORDO_PROC_NULL) {
+        if (st == ORDO_OK && req_p)
+            *req_p = NULL;
+        return st;
+    }
+    atomic_thread_fence(memory_order_release);   /* a put done by the CPU, before the signal */
+    uint64_t saved = s->fence_seq;
+    int hold = s->order == ORDO_ORDER_RELAXED || req_p != NULL;
+    if (hold && s->seq > s->fence_seq)
+        s->fence_seq = s->seq;   /* the signal alone waits for it */
+    st = atomic_common(stream, sig_op == ORDO_SIGNAL_SET ? ORDO_ATOMIC_SWAP : ORDO_ATOMIC_ADD,
+                       ORDO_UINT64, &signal, NULL, NULL, region, rank, sig_offset, flags,
+                       req_p, blocking, 1);
+    s->fence_seq = saved;
+    s->stats.signals++;
+    return st;
+}
+
+ORDO_API ordo_status_t ordo_put_signal(ordo_stream_h stream, const void *src, size_t len,
+                                       ordo_region_h region, int rank, size_t offset,
+                                       size_t sig_offset, uint64_t signal,
+                                       ordo_signal_op_t sig_op, unsigned flags)
+{
+    ORDO_API_ENTER();
+    return put_signal_common(stream, src, len, region, rank, offset, sig_offset, signal, sig_op,
+                             flags, NULL, 1);
+}
+
+ORDO_API ordo_status_t ordo_put_signal_nb(ordo_stream_h stream, const void *src, size_t len,
+                                          ordo_region_h region, int rank, size_t offset,
+                                          size_t sig_offset, uint64_t signal,
+                                          ordo_signal_op_t sig_op, unsigned flags,
+                                          ordo_request_h *req_p)
+{
+    ORDO_API_ENTER();
+    return put_signal_common(stream, src, len, region, rank, offset, sig_offset, signal, sig_op,
+                             flags, req_p, 0);
 }
 
 /* --------------------------------------------------------------- completion */
