@@ -75,7 +75,7 @@ test-faults: build venv
 	ORDO_BUILD=$(abspath $(BUILD)) FAULT_CHECK_LIMIT=120 $(PY) -m pytest -q tests/faults
 
 lint: venv
-	$(VENV)/bin/ruff check python tests/python tests/faults
+	$(VENV)/bin/ruff check python tests
 
 run: deps-peers build venv
 	ORDO_BUILD=$(abspath $(BUILD)) $(VENV)/bin/ordo-bench run --suite quick

@@ -6,21 +6,11 @@ from __future__ import annotations
 
 import os
 import signal
-from pathlib import Path
 
 import jobs
 import pytest
 
 LIMIT = int(os.environ.get("FAULT_CHECK_LIMIT", "120"))
-
-
-@pytest.fixture(scope="session")
-def bindir() -> Path:
-    build = Path(os.environ.get("ORDO_BUILD", Path(__file__).resolve().parents[2] / "build"))
-    d = build.resolve() / "bin"
-    if not (d / "ordorun").exists():
-        pytest.fail(f"{d}/ordorun not built: run make first")
-    return d
 
 
 class CheckTimedOut(Exception):

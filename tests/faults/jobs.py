@@ -87,6 +87,14 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def wait_gone(pids: list[int], limit: float = 10) -> bool:
+    """Whether every process of pids has gone within limit seconds."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and any(Path(f"/proc/{k}").exists() for k in pids):
+        time.sleep(0.05)
+    return not any(Path(f"/proc/{k}").exists() for k in pids)
+
+
 def start_waiting(bindir: Path, opts: list[str], n: int) -> subprocess.Popen:
     """ordorun with n ranks of launcher_probe that wait, once all are ready."""
     p = popen([str(bindir / "ordorun"), *opts, probe(bindir), "wait"],

@@ -214,11 +214,7 @@ def test_kill9_of_the_launcher_takes_the_ranks(bindir):
     kids = jobs.children(p.pid)
     p.kill()
     p.wait()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(Path(f"/proc/{k}").exists() for k in kids):
-        time.sleep(0.05)
-    assert not any(Path(f"/proc/{k}").exists() for k in kids)
-
+    assert jobs.wait_gone(kids)
 
 
 def test_bad_setting_is_a_clear_error(bindir):
@@ -239,16 +235,12 @@ def test_misspelt_setting_is_named_once_per_job(bindir):
     assert "ORDO_RANK" not in r.stderr and "ORDO_BOOT_FD" not in r.stderr
 
 
-
-
 def test_unreachable_rank_is_a_clear_error(bindir):
     env = dict(os.environ, ORDO_TL="self")
     r = jobs.ordorun(bindir, "-n", "2", jobs.probe(bindir), "ok", env=env)
     assert r.returncode != 0
     # whichever rank fails first names the other one
     assert re.search(r'no transport in ORDO_TL="self" reaches rank [01]\b', r.stderr), r.stderr
-
-
 
 
 @needs_root
@@ -271,10 +263,7 @@ def test_netns_kill9_of_the_launcher_leaves_nothing(bindir):
     kids = jobs.children(p.pid)
     p.kill()
     p.wait()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(Path(f"/proc/{k}").exists() for k in kids):
-        time.sleep(0.05)
-    assert not any(Path(f"/proc/{k}").exists() for k in kids)
+    assert jobs.wait_gone(kids)
     assert (links(), netns_list()) == before
 
 

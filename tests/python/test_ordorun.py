@@ -29,14 +29,6 @@ def snapshot() -> set[str]:
     return names
 
 
-def children(pid: int) -> list[int]:
-    out = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        text = (task / "children").read_text().split()
-        out += [int(c) for c in text]
-    return out
-
-
 def test_runs_every_rank_with_binding(bindir):
     before = snapshot()
     r = run(bindir, "-n", "4", probe(bindir), "ok")
