@@ -663,13 +663,9 @@ static ordo_status_t put_signal_common(ordo_stream_h stream, const void *src, si
         return st;
     /* the signal word is checked before anything moves */
     if (rank != ORDO_PROC_NULL) {
-        if (region == NULL || region->magic != ORDO_MAGIC_REGION)
-            return ORDO_ERR_INVALID_HANDLE;
-        if ((unsigned)rank >= (unsigned)ordo_ctx->size)
-            return ORDO_ERR_INVALID_RANK;
-        ordo_tl_rkey_t *k = region->rkeys[rank];
-        if (sig_offset > k->size || k->size - sig_offset < 8)
-            return ORDO_ERR_OUT_OF_BOUNDS;
+        ordo_tl_rkey_t *k;
+        if ((st = check_target(region, rank, sig_offset, 8, &k)) != ORDO_OK)
+            return st;
         if ((k->base + sig_offset) % 8)
             return ORDO_ERR_MISALIGNED;
     }
