@@ -131,8 +131,8 @@ void p2p_credit_return(p2p_comm_t *c, int src)
 
 void p2p_credit_return_id(uint32_t comm, int src)
 {
-    p2p_comm_t *c = comm < p2p->ncomms ? p2p->comms[comm] : NULL;
-    if (c != NULL && c->magic == P2P_MAGIC_COMM) {
+    p2p_comm_t *c = p2p_comm_live(comm);
+    if (c != NULL) {
         p2p_credit_return(c, src);
         return;
     }
@@ -143,9 +143,9 @@ void p2p_credit_return_id(uint32_t comm, int src)
 
 void p2p_credits_arrived(int src, const p2p_hdr_t *h)
 {
-    p2p_comm_t *c = h->comm < p2p->ncomms ? p2p->comms[h->comm] : NULL;
+    p2p_comm_t *c = p2p_comm_live(h->comm);
     /* a context destroyed here since owes nothing to anybody any more */
-    if (c != NULL && c->magic == P2P_MAGIC_COMM)
+    if (c != NULL)
         c->credits[src] += h->credits;
 }
 

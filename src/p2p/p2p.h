@@ -172,6 +172,13 @@ extern p2p_state_t *p2p;
 
 static inline p2p_peer_t *p2p_peer(int rank) { return &p2p->peers[rank]; }
 
+/* The live context of that id here, or NULL (never made, or destroyed). */
+static inline p2p_comm_t *p2p_comm_live(uint32_t id)
+{
+    p2p_comm_t *c = id < p2p->ncomms ? p2p->comms[id] : NULL;
+    return c != NULL && c->magic == P2P_MAGIC_COMM ? c : NULL;
+}
+
 /* A request as named in headers (sreq, rreq): slot and generation, never
  * its address, since the peer's headers are memory it could write. */
 static inline uint64_t p2p_token(const p2p_req_t *r)

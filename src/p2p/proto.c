@@ -45,8 +45,8 @@ static uint16_t ctl_credits(int peer, p2p_hdr_t *h)
         h->credits = 0;
         return 0;
     }
-    p2p_comm_t *c = h->comm < p2p->ncomms ? p2p->comms[h->comm] : NULL;
-    if (c == NULL || c->magic != P2P_MAGIC_COMM)
+    p2p_comm_t *c = p2p_comm_live(h->comm);
+    if (c == NULL)
         return 0;   /* h->credits stays what p2p_credit_return_id set */
     uint16_t owed = p2p_take_owed(c, peer);
     h->credits = owed;
