@@ -61,7 +61,9 @@ def test_ordo_abort_ends_the_job(bindir, launcher):
         if job.poll() is None:
             job.kill()
     assert job.returncode != 0, err
-    assert "barrier: " not in out
+    # nobody was released: a survivor may see the launcher go before it is
+    # ended (its barrier then fails, as it must), never a barrier that passed
+    assert "barrier: success" not in out, out
     assert time.monotonic() - t0 < 60
 
 
