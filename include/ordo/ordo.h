@@ -714,7 +714,18 @@ ORDO_API ordo_status_t ordo_transport_describe(int rank, char *buf, size_t len);
  * one-sided algorithm on a context without a scratch slot runs its
  * two-sided counterpart.  Buffer sizes (count x element size, len x members)
  * that overflow or pass PTRDIFF_MAX are refused with ORDO_ERR_INVALID_PARAM
- * by every member that passes them. */
+ * by every member that passes them.
+ *
+ * Errors are agreed: a call that fails at one member (a refused argument,
+ * no memory, a truncated step, a dead member) fails with the same status at
+ * every member that had not completed it, as soon as that member hears of
+ * it — never after a timeout.  A call refused by every member (or failed
+ * everywhere before anyone started it) leaves the context in step.  Once a
+ * member had started a failed call, the context's collectives are over:
+ * every later collective on it fails with ORDO_ERR_COLL_BROKEN at every
+ * member (its point-to-point traffic is not affected; create a new context
+ * to go on).  A member that needs nothing from the failing one (a
+ * broadcast's root) may complete the call before it hears; it logs it. */
 
 typedef enum ordo_dtype {
     ORDO_DT_INT32  = 0,

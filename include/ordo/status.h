@@ -32,7 +32,10 @@ typedef enum ordo_status {
     ORDO_ERR_TRUNCATED       = -17, /* a message longer than the receive buffer */
     ORDO_ERR_EPOCH           = -18, /* RMA synchronisation misused: operation outside an
                                        access epoch, unlock without lock, calls out of order */
-    ORDO_ERR_THREAD          = -19  /* called from a thread the thread level does not allow */
+    ORDO_ERR_THREAD          = -19, /* called from a thread the thread level does not allow */
+    ORDO_ERR_COLL_BROKEN     = -20  /* an earlier collective call of the context failed after
+                                       members had started it: its collectives are over
+                                       (its point-to-point traffic is not affected) */
 } ordo_status_t;
 
 /* A constant, human-readable string for a status; never NULL. */

@@ -24,6 +24,7 @@ ORDO_API const char *ordo_status_string(ordo_status_t status)
     case ORDO_ERR_TRUNCATED:       return "message longer than the receive buffer (truncated)";
     case ORDO_ERR_EPOCH:           return "RMA synchronisation misused (no access epoch, or calls out of order)";
     case ORDO_ERR_THREAD:          return "called from a thread the thread level does not allow";
+    case ORDO_ERR_COLL_BROKEN:     return "the context's collectives broke at an earlier failure";
     }
     return "unknown status";
 }

@@ -85,6 +85,7 @@ static ordo_status_t coll_init(void)
         coll->looked_up[ordo_ctx->rank] = 1;
     }
     p2p->slot_reset = slot_reset;
+    coll_failure_init();
     return ORDO_OK;
 err_stream:
     ordo_stream_destroy(coll->stream);
@@ -108,6 +109,7 @@ static void coll_fini(void)
 {
     /* the scratch region went with every region at finalize */
     p2p->slot_reset = NULL;
+    coll_failure_fini();
     while (coll->active) {   /* never waited for: the handles die with the runtime */
         coll_op_t *op = coll->active;
         coll->active = op->next;
@@ -148,10 +150,17 @@ static ordo_status_t begin(ordo_comm_h comm, ordo_request_h *req_p, coll_op_t **
     ordo_status_t st = p2p_comm_resolve(comm, &c);
     if (st != ORDO_OK)
         return st;
-    if (req_p == NULL)
-        return ORDO_ERR_INVALID_PARAM;
-    if ((*op_p = coll_op_new(c)) == NULL)
+    /* from here on the call has its number: a failure is told to the members */
+    if ((*op_p = coll_op_new(c)) == NULL) {
+        coll_refused(c, c->coll_seq - 1, ORDO_ERR_NO_MEMORY);
         return ORDO_ERR_NO_MEMORY;
+    }
+    if (req_p == NULL) {
+        ordo_error("a collective call without a request pointer");
+        coll_refused(c, (*op_p)->call, ORDO_ERR_INVALID_PARAM);
+        coll_op_abort(*op_p);
+        return ORDO_ERR_INVALID_PARAM;
+    }
     return ORDO_OK;
 }
 
@@ -164,8 +173,6 @@ static ordo_status_t check_root(coll_op_t *op, int root)
     return ORDO_OK;
 }
 
-/* Undo an op that was never started: the context's collective count goes
- * back, so a rejected call leaves the members in step. */
 /* n blocks of len bytes at buf: a length whose product wraps or passes
  * PTRDIFF_MAX is refused by name (it would be reduced modulo 2^64). */
 static int span_ok(const char *call, const void *buf, size_t n, size_t len)
@@ -176,9 +183,11 @@ static int span_ok(const char *call, const void *buf, size_t n, size_t len)
     return 0;
 }
 
+/* A call refused before it issued anything: the members are told (a call
+ * every member refuses leaves the context in step). */
 static ordo_status_t reject(coll_op_t *op, ordo_status_t st)
 {
-    op->c->coll_seq--;
+    coll_refused(op->c, op->call, st);
     coll_op_abort(op);
     return st;
 }
@@ -201,9 +210,10 @@ ORDO_API ordo_status_t ordo_coll_barrier_nb(ordo_comm_h comm, ordo_request_h *re
 
 /* Wait until *w >= v: spin on the word, with a progress pass every few
  * dozen looks — every look when ranks outnumber cores, where the pass
- * soon yields the core to the rank being waited for — and a look at the
- * members' health every few thousand. */
-static ordo_status_t spin_until(p2p_comm_t *c, _Atomic uint64_t *w, uint64_t v)
+ * soon yields the core to the rank being waited for — a look at whether a
+ * member failed the call after each pass, and at the members' health
+ * every few thousand looks. */
+static ordo_status_t spin_until(p2p_comm_t *c, uint32_t call, _Atomic uint64_t *w, uint64_t v)
 {
     unsigned idle = 0, looks = 0, stride = ordo_ctx->yield_idle ? 1 : 32;
     while (atomic_load_explicit(w, memory_order_acquire) < v) {
@@ -212,21 +222,58 @@ static ordo_status_t spin_until(p2p_comm_t *c, _Atomic uint64_t *w, uint64_t v)
             continue;
         }
         ordo_progress_wait(&idle);
+        ordo_status_t st;
+        if (ORDO_UNLIKELY(c->coll_fails != NULL) &&
+            (st = coll_call_doomed(c, call)) != ORDO_OK)
+            return st;
         if ((looks & 4095) == 0 && coll_member_died(c))
             return ORDO_ERR_PEER_DEAD;
     }
     return ORDO_OK;
 }
 
+static ordo_status_t barrier_words(p2p_comm_t *c, coll_slot_t *sl, int alg, uint32_t call)
+{
+    uint64_t e = ++sl->barriers;
+    int n = c->nmembers, i = c->my_index;
+#define WORD(k, off) coll_word(c->members[k], c->slot, off)
+    if (alg == ORDO_BARRIER_SHM) {
+        _Atomic uint64_t *w = WORD(0, COLL_W_SHM);
+        if (atomic_fetch_add(w, 1) + 1 >= e * (uint64_t)n)
+            return ORDO_OK;   /* the last to arrive */
+        return spin_until(c, call, w, e * (uint64_t)n);
+    }
+    int k = ordo_config.coll_radix, nchild = coll_tree_children(n, i, k), parent = (i - 1) / k;
+    _Atomic uint64_t *arrive = WORD(i, COLL_W_ARRIVE);
+    ordo_status_t st;
+    if (i == 0) {
+        atomic_fetch_add(arrive, 1);
+        return spin_until(c, call, arrive, e * (uint64_t)(nchild + 1));
+    }
+    if (nchild && (st = spin_until(c, call, arrive, e * (uint64_t)nchild)) != ORDO_OK)
+        return st;
+    atomic_fetch_add(WORD(parent, COLL_W_ARRIVE), 1);
+    if (parent == 0)
+        st = spin_until(c, call, WORD(0, COLL_W_ARRIVE),
+                        e * (uint64_t)(coll_tree_children(n, 0, k) + 1));
+    else
+        st = spin_until(c, call, WORD(parent, COLL_W_RELEASE), e);
+    if (st == ORDO_OK && nchild)
+        atomic_store_explicit(WORD(i, COLL_W_RELEASE), e, memory_order_release);
+#undef WORD
+    return st;
+}
+
 /* A blocking one-sided barrier with nothing else of its context in flight
  * runs here, on the same words and counters as its schedule
  * (algorithms.c) but without building one: a barrier's cost is little
  * more than its cache-line transfers.  Returns ORDO_INPROGRESS when it
- * does not apply. */
+ * does not apply (also once a call of the context failed: the schedule
+ * engine handles the members' notices). */
 static ordo_status_t coll_barrier_direct(p2p_comm_t *c)
 {
     coll_slot_t *sl = coll_slot_of(c);
-    if (sl == NULL || c->nmembers == 1)
+    if (sl == NULL || c->nmembers == 1 || c->coll_fails != NULL)
         return ORDO_INPROGRESS;
     /* shm is chosen only where every member is mapped */
     int alg = coll_barrier_alg(c, ordo_config.coll_barrier);
@@ -235,35 +282,14 @@ static ordo_status_t coll_barrier_direct(p2p_comm_t *c)
     for (coll_op_t *op = coll->active; op; op = op->next)
         if (op->c == c)
             return ORDO_INPROGRESS;
-    c->coll_seq++;   /* in step with members that build a schedule */
-    coll->stats.collectives++;
-    uint64_t e = ++sl->barriers;
-    int n = c->nmembers, i = c->my_index;
-#define WORD(k, off) coll_word(c->members[k], c->slot, off)
-    if (alg == ORDO_BARRIER_SHM) {
-        _Atomic uint64_t *w = WORD(0, COLL_W_SHM);
-        if (atomic_fetch_add(w, 1) + 1 >= e * (uint64_t)n)
-            return ORDO_OK;   /* the last to arrive */
-        return spin_until(c, w, e * (uint64_t)n);
-    }
-    int k = ordo_config.coll_radix, nchild = coll_tree_children(n, i, k), parent = (i - 1) / k;
-    _Atomic uint64_t *arrive = WORD(i, COLL_W_ARRIVE);
-    ordo_status_t st;
-    if (i == 0) {
-        atomic_fetch_add(arrive, 1);
-        return spin_until(c, arrive, e * (uint64_t)(nchild + 1));
-    }
-    if (nchild && (st = spin_until(c, arrive, e * (uint64_t)nchild)) != ORDO_OK)
-        return st;
-    atomic_fetch_add(WORD(parent, COLL_W_ARRIVE), 1);
-    if (parent == 0)
-        st = spin_until(c, WORD(0, COLL_W_ARRIVE),
-                        e * (uint64_t)(coll_tree_children(n, 0, k) + 1));
+    uint32_t call = c->coll_seq++;   /* in step with members that build a schedule */
+    coll_direct_running(c, call);
+    ordo_status_t st = barrier_words(c, sl, alg, call);
+    coll_direct_running(NULL, 0);
+    if (st == ORDO_OK)
+        coll->stats.collectives++;
     else
-        st = spin_until(c, WORD(parent, COLL_W_RELEASE), e);
-    if (st == ORDO_OK && nchild)
-        atomic_store_explicit(WORD(i, COLL_W_RELEASE), e, memory_order_release);
-#undef WORD
+        coll_ran_failed(c, call, st);   /* its counts are out: the context broke */
     return st;
 }
 

@@ -65,6 +65,10 @@ typedef struct coll_op {
     size_t           nreqs, capreqs;
     void            *tmp;          /* freed with the operation */
     ordo_status_t    error;
+    uint32_t         call;         /* its call number on the context (failure.c) */
+    uint8_t          told;         /* error came from a member's notice */
+    uint8_t          held;         /* not issued until the context's failed calls are
+                                      answered for (failure.c) */
     int              started;      /* the running round's steps were issued */
     unsigned         looks;        /* waits found not holding (dead-member checks) */
     struct coll_op  *next;
@@ -135,6 +139,24 @@ static inline char *coll_staging(int slot)
 }
 /* Whether every member's scratch is mapped here (the shm barrier). */
 int           coll_all_mapped(p2p_comm_t *c);
+
+/* failure.c: collective failures agreed among the members */
+void          coll_failure_init(void);
+void          coll_failure_fini(void);
+/* This rank refused call (or failed it before issuing anything): tell the
+ * members. */
+void          coll_refused(p2p_comm_t *c, uint32_t call, ordo_status_t st);
+/* The status call must fail with before it issues anything (a member
+ * failed it, or the context broke), else ORDO_OK.  Cheap to skip while
+ * c->coll_fails is NULL. */
+ordo_status_t coll_call_doomed(p2p_comm_t *c, uint32_t call);
+/* Whether calls of c wait for members' answers about a call that failed
+ * here (they may not issue anything yet). */
+int           coll_held(p2p_comm_t *c);
+/* call failed here after issuing steps: the context breaks, members are told. */
+void          coll_ran_failed(p2p_comm_t *c, uint32_t call, ordo_status_t st);
+/* The direct barrier runs call of c now (NULL: none runs). */
+void          coll_direct_running(p2p_comm_t *c, uint32_t call);
 
 /* reduce.c */
 size_t        coll_dtype_size(int dtype);

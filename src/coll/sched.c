@@ -32,6 +32,7 @@ void coll_ops_free_all(void)
 
 coll_op_t *coll_op_new(p2p_comm_t *c)
 {
+    uint32_t call = c->coll_seq++;   /* taken even by a call that fails */
     coll_op_t *op = coll->free_ops;
     if (op) {
         coll->free_ops = op->next;
@@ -51,9 +52,10 @@ coll_op_t *coll_op_new(p2p_comm_t *c)
     op->super.release = op_release;
     op->super.info = (ordo_completion_t){.source = -1, .tag = -1};
     op->c = c;
-    /* 24 bits of sequence and 6 of step; bit 31 set and bit 30 clear keep
+    op->call = call;
+    /* 24 bits of the call and 6 of step; bit 31 set and bit 30 clear keep
      * it negative and apart from ORDO_ANY_TAG and the context tags. */
-    op->tag = (int32_t)(0x80000000u | (c->coll_seq++ & 0xffffffu) << 6);
+    op->tag = (int32_t)(0x80000000u | (call & 0xffffffu) << 6);
     return op;
 }
 
@@ -265,13 +267,30 @@ static int member_died(coll_op_t *op)
 /* Run op as far as it goes without waiting; 1 when it finished. */
 static int advance(coll_op_t *op)
 {
+    if (ORDO_UNLIKELY(op->held) && op->error == ORDO_OK) {
+        if (coll_held(op->c)) {
+            if (member_died(op))
+                op->error = ORDO_ERR_PEER_DEAD;
+            return op->error != ORDO_OK;
+        }
+        op->held = 0;
+        ordo_status_t st = coll_call_doomed(op->c, op->call);
+        if (st != ORDO_OK) {
+            op->error = st;
+            op->told = 1;
+            return 1;
+        }
+    }
     while (op->pos < op->n && op->error == ORDO_OK) {
         if (!op->started) {
             op->end = op->pos;
             while (op->end < op->n && op->steps[op->end].kind != CS_ROUND)
                 op->end++;
             op->started = 1;
-            op->error = issue(op);
+            ordo_status_t st = issue(op);
+            /* a member's notice may have failed op meanwhile: keep its status */
+            if (op->error == ORDO_OK)
+                op->error = st;
             if (op->error != ORDO_OK)
                 break;
         }
@@ -288,12 +307,12 @@ static int advance(coll_op_t *op)
             break;
         ordo_status_t st = ORDO_OK;
         if (!waits_hold(op, &st)) {
-            if (ORDO_UNLIKELY(member_died(op)))
+            if (ORDO_UNLIKELY(member_died(op)) && op->error == ORDO_OK)
                 op->error = ORDO_ERR_PEER_DEAD;
             else
                 return 0;
         }
-        if (st != ORDO_OK)
+        if (st != ORDO_OK && op->error == ORDO_OK)
             op->error = st;
         op->pos = op->end < op->n ? op->end + 1 : op->n;
         op->started = 0;
@@ -308,24 +327,39 @@ static int advance(coll_op_t *op)
     return 1;
 }
 
-static void finish(coll_op_t *op)
+/* op ended: counted, or its failure made known to the members. */
+static void ended(coll_op_t *op)
 {
     if (op->error == ORDO_OK)
         coll->stats.collectives++;
+    else if (!op->told)
+        coll_ran_failed(op->c, op->call, op->error);
+}
+
+static void finish(coll_op_t *op)
+{
+    ended(op);
     ordo_request_complete(&op->super, op->error);
 }
 
 ordo_status_t coll_start(coll_op_t *op, ordo_request_h *req_p)
 {
-    if (op->error != ORDO_OK) {
-        ordo_status_t st = op->error;
+    ordo_status_t st = op->error;
+    if (st != ORDO_OK) {   /* building it failed: nothing was issued */
+        coll_refused(op->c, op->call, st);
         op_release(&op->super);
         return st;
     }
-    if (advance(op)) {
-        ordo_status_t st = op->error;
-        if (st == ORDO_OK)
-            coll->stats.collectives++;
+    if (ORDO_UNLIKELY(op->c->coll_fails != NULL)) {
+        if ((st = coll_call_doomed(op->c, op->call)) != ORDO_OK) {
+            op_release(&op->super);
+            return st;
+        }
+        op->held = (uint8_t)coll_held(op->c);
+    }
+    if (!op->held && advance(op)) {
+        st = op->error;
+        ended(op);
         op_release(&op->super);
         *req_p = NULL;
         return st;

@@ -99,6 +99,34 @@ static p2p_msg_t *msg_keep(const p2p_msg_t *m)
     return k;
 }
 
+void p2p_msg_drop(p2p_comm_t *c, p2p_msg_t *m, ordo_status_t st)
+{
+    if (!p2p_peer(m->src)->dead && m->proto >= PROTO_RGET) {
+        p2p_hdr_t h = {.type = P2P_FIN, .tag = st, .sreq = m->sreq};
+        p2p_send_ctl(m->src, &h, NULL, 0);
+    }
+    if (c != NULL)
+        p2p_credit_return(c, m->src);
+    else
+        p2p_credit_return_id(m->comm, m->src);
+    if (m->owned)
+        p2p_msg_free(m);
+}
+
+size_t p2p_drop_coll_unexpected(p2p_comm_t *c, ordo_status_t st)
+{
+    size_t n = 0;
+    for (p2p_msg_t *m = c->unexp_head, *next; m; m = next) {
+        next = m->next;
+        if (P2P_IS_COLL_TAG(m->tag) && p2p->coll_drops(c, m->tag)) {
+            p2p_unexpected_unlink(c, m);
+            p2p_msg_drop(c, m, st);
+            n++;
+        }
+    }
+    return n;
+}
+
 void p2p_msg_free(p2p_msg_t *m)
 {
     if (m->desc) {
@@ -162,6 +190,13 @@ uint16_t p2p_take_owed(p2p_comm_t *c, int peer)
  * Returns ORDO_INPROGRESS when its bounce buffer was kept. */
 static ordo_status_t arrive(p2p_comm_t *c, p2p_msg_t *m)
 {
+    if (ORDO_UNLIKELY(c->coll_fails != NULL) && P2P_IS_COLL_TAG(m->tag) &&
+        p2p->coll_drops(c, m->tag)) {
+        /* a step of a collective call that failed here: nobody will take
+         * it (a bounce buffer on the stack path goes back by the caller) */
+        p2p_msg_drop(c, m, ORDO_ERR_COLL_BROKEN);
+        return ORDO_OK;
+    }
     p2p_req_t *r = posted_find(c, m->src, m->tag);
     if (r) {
         p2p_posted_unlink(c, r);
@@ -249,7 +284,7 @@ ordo_status_t p2p_incoming(int src, const p2p_hdr_t *h, void *payload, size_t pl
         }
         ordo_warn("dropped a message from rank %d on context %u, which does not exist here "
                   "(destroyed, or this rank is not a member)", src, h->comm);
-        p2p_credit_return_id(h->comm, src);
+        p2p_msg_drop(NULL, &m, ORDO_ERR_INVALID_HANDLE);   /* the caller releases desc */
         return ORDO_OK;
     }
     return admit(c, &m);

@@ -190,6 +190,8 @@ static ordo_status_t comm_new(ordo_match_t match, uint32_t id, const int *member
         p2p->next_id = id + 1;
     if (p2p->future)
         p2p_admit_future(c);
+    if (p2p->future_notices)
+        p2p_admit_future_notices(c);
     *comm_p = c;
     return ORDO_OK;
 }
@@ -201,14 +203,8 @@ static size_t comm_discard(p2p_comm_t *c)
     while (c->unexp_head) {
         p2p_msg_t *m = c->unexp_head;
         p2p_unexpected_unlink(c, m);
-        if (!p2p_peer(m->src)->dead && m->proto >= PROTO_RGET) {
-            /* a rendezvous sender waits for an answer: it never comes, but
-             * the sender must not hang, so tell it the data was taken (0 B) */
-            p2p_hdr_t h = {.type = P2P_FIN, .tag = ORDO_OK, .sreq = m->sreq};
-            p2p_send_ctl(m->src, &h, NULL, 0);
-        }
-        p2p_credit_return(c, m->src);
-        p2p_msg_free(m);
+        /* a rendezvous sender must not hang: tell it the data was taken (0 B) */
+        p2p_msg_drop(c, m, ORDO_OK);
         n++;
     }
     return n;
@@ -228,6 +224,8 @@ static void comm_retire(p2p_comm_t *c)
     free(c->send_seq);
     free(c->members);
     free(c->index_of);
+    free(c->coll_fails);
+    c->coll_fails = NULL;
     c->send_seq = c->recv_seq = c->credits = c->owed = c->nqueued = NULL;
     c->members = c->index_of = NULL;
 }
@@ -911,6 +909,11 @@ static void p2p_fini(void)
         p2p_msg_t *m = p2p->future;
         p2p->future = m->next;
         p2p_msg_free(m);
+    }
+    while (p2p->future_notices) {
+        p2p_ctl_t *q = p2p->future_notices;
+        p2p->future_notices = q->next;
+        free(q);
     }
     for (int r = 0; r < p2p->size; r++) {
         p2p_peer_t *p = p2p_peer(r);

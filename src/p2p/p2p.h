@@ -20,7 +20,9 @@
 #include "../core/core.h"
 #include "../base/config.h"
 
-enum p2p_type { P2P_MSG = 1, P2P_RTS, P2P_CTS, P2P_FIN, P2P_FRAG, P2P_CREDIT };
+/* NOTICE: a collective call of context comm failed at a member (seq: the
+ * call, tag: its status, sreq: the member, len: flags); see coll/failure.c. */
+enum p2p_type { P2P_MSG = 1, P2P_RTS, P2P_CTS, P2P_FIN, P2P_FRAG, P2P_CREDIT, P2P_NOTICE };
 /* Wire values; PIPE is rendezvous data pushed through bounce buffers when no
  * single copy is possible (or when eager is forced for a large message). */
 enum p2p_proto { PROTO_SHORT = 1, PROTO_EAGER, PROTO_RGET, PROTO_RPUT, PROTO_PIPE,
@@ -102,7 +104,9 @@ struct ordo_comm {
     int          *index_of;      /* world rank -> member index, or -1 */
     int           my_index;
     int           slot;          /* collective scratch slot, or -1 (see coll/) */
-    uint32_t      coll_seq;      /* collectives started on the context */
+    uint32_t      coll_seq;      /* collective calls made on the context */
+    void         *coll_fails;    /* the collectives' record of failed calls, or NULL
+                                    while none failed (freed with the context) */
     uint32_t     *send_seq;      /* per destination */
     uint32_t     *recv_seq;      /* per source: next in order */
     uint32_t     *credits;       /* per destination: sequenced messages we may still send */
@@ -138,6 +142,8 @@ typedef struct p2p_peer {
  * collectives) never meets a user's receive. */
 #define P2P_TAG_CREATE  (-2)
 #define P2P_TAG_DESTROY (-3)
+/* Collective tags: bit 31 set, bit 30 clear (coll/sched.c). */
+#define P2P_IS_COLL_TAG(tag) (((uint32_t)(tag) & 0xc0000000u) == 0x80000000u)
 #define P2P_CTL_COMM    1u          /* the runtime's own context, every rank */
 #define P2P_MAX_SLOTS   64
 
@@ -149,6 +155,13 @@ typedef struct p2p_state {
     /* Called when a context gives its scratch slot back, once every member
      * is done with it (set by the collectives). */
     void               (*slot_reset)(int slot);
+    /* A member's notice that a collective call failed (set by the
+     * collectives; the header is the peer's, checked there). */
+    void               (*coll_notice)(p2p_comm_t *c, int src, const p2p_hdr_t *h);
+    /* Whether a collective message of c with that tag is to be dropped
+     * (its call failed here); asked only while c->coll_fails is set. */
+    int                (*coll_drops)(p2p_comm_t *c, int32_t tag);
+    p2p_ctl_t           *future_notices;   /* notices for contexts not yet created here */
     ordo_tl_am_limits_t  lim;
     int                  single_copy;   /* rendezvous may use rkeys */
     p2p_peer_t          *peers;
@@ -209,6 +222,12 @@ uint16_t      p2p_take_owed(p2p_comm_t *c, int peer);
 
 /* Admit a kept message of a context created after it arrived. */
 void          p2p_admit_future(p2p_comm_t *c);
+/* Drop m (unlinked) with its credit; a rendezvous sender is told st, so it
+ * never waits for a receive that will not come. */
+void          p2p_msg_drop(p2p_comm_t *c, p2p_msg_t *m, ordo_status_t st);
+/* Drop c's unexpected collective messages that c->coll_drops names;
+ * returns how many. */
+size_t        p2p_drop_coll_unexpected(p2p_comm_t *c, ordo_status_t st);
 
 /* For the runtime's own traffic (any tag, no argument checks; c valid).
  * Same results as ordo_send_nb / ordo_recv_nb. */
@@ -234,6 +253,8 @@ ordo_status_t p2p_am_handler(void *arg, int src, void *data, size_t len, void *d
 unsigned      p2p_progress_queues(void);
 void          p2p_send_ctl(int peer, p2p_hdr_t *h, const void *blob, size_t bloblen);
 void          p2p_fail_peer(int rank);
+/* Hand c the failure notices that arrived before it was created here. */
+void          p2p_admit_future_notices(p2p_comm_t *c);
 
 /* p2p.c */
 void p2p_req_done(p2p_req_t *r, ordo_status_t st);
