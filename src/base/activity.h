@@ -28,7 +28,17 @@ static inline void ordo_activity_enter(const char *call)
     __atomic_store_n(&ordo_activity_call, call, __ATOMIC_RELAXED);
 }
 
-/* A pass of a wait loop: stamps the slot every few passes. */
+/* Without a launcher page (not under ordorun), the job's time limit is
+ * kept by each rank: the CLOCK_MONOTONIC ms after which a wait pass calls
+ * expired (once) with the call waiting; 0: no limit. */
+extern uint64_t ordo_activity_deadline_ms;
+extern void (*ordo_activity_expired)(const char *call);
+
+/* A pass of a wait loop: stamps the slot every few passes (or looks at
+ * the deadline). */
 void ordo_activity_wait_pass(void);
+
+/* CLOCK_MONOTONIC in ms. */
+uint64_t ordo_activity_now_ms(void);
 
 #endif

@@ -118,6 +118,8 @@ static void close_transports(ordo_context_t *ctx)
     free(ctx->tl_of_rank);
 }
 
+static ordo_status_t arm_job_timeout(void);
+
 ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params)
 {
     ordo_activity_enter("ordo_init");
@@ -152,6 +154,10 @@ ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params)
     ctx->size = ctx->boot->size;
     ctx->pio_max = ordo_config.pio_max;
     ordo_log_set_rank(ctx->rank);
+    if ((st = arm_job_timeout()) != ORDO_OK) {
+        ordo_boot_close(ctx->boot, 0);
+        goto err_free;
+    }
     allow_single_copy();
     st = open_transports(ctx);
     if (st != ORDO_OK)
@@ -188,6 +194,7 @@ err_tl:
     close_transports(ctx);
     ordo_boot_close(ctx->boot, 0);
 err_free:
+    ordo_activity_deadline_ms = 0;
     free(ctx);
     ordo_threads_stop();
     return st;
@@ -234,6 +241,7 @@ ORDO_API ordo_status_t ordo_finalize(void)
     while (ctx->streams)
         ordo_stream_delete(ctx->streams);
     ordo_stream_free_dead();
+    ordo_activity_deadline_ms = 0;   /* the job's time no longer concerns us */
     close_transports(ctx);
     ordo_boot_close(ctx->boot, st == ORDO_OK);
     free(ctx);
@@ -242,15 +250,12 @@ ORDO_API ordo_status_t ordo_finalize(void)
     return st;
 }
 
-ORDO_API ordo_status_t ordo_abort(int status)
+/* End the whole job with code, through the launcher where there is one. */
+static _Noreturn void end_job(int code, const char *why)
 {
-    if (ordo_ctx == NULL)
-        return ORDO_ERR_NOT_INITIALIZED;
-    int code = status >= 1 && status <= 255 ? status : 1;
-    ordo_error("ordo_abort(%d): ending the job with status %d", status, code);
     fflush(NULL);
     ordo_boot_t *b = ordo_ctx->boot;
-    if (b->ops->abort && b->ops->abort(b, code, "ordo_abort")) {
+    if (b->ops->abort && b->ops->abort(b, code, why)) {
         /* the launcher ends us; if it is slow, we go */
         for (int i = 0; i < 100; i++) {
             struct timespec nap = {0, 20 * 1000 * 1000};
@@ -258,6 +263,52 @@ ORDO_API ordo_status_t ordo_abort(int status)
         }
     }
     _exit(code);
+}
+
+ORDO_API ordo_status_t ordo_abort(int status)
+{
+    if (ordo_ctx == NULL)
+        return ORDO_ERR_NOT_INITIALIZED;
+    int code = status >= 1 && status <= 255 ? status : 1;
+    ordo_error("ordo_abort(%d): ending the job with status %d", status, code);
+    end_job(code, "ordo_abort");
+}
+
+/* ORDO_TIMEOUT outside ordorun (which keeps it itself, for every rank):
+ * each rank keeps the job's time from its wait loops, and the first to
+ * wait past it ends the job as ordorun would, with status 124. */
+static const char *job_timeout_text;
+
+static void job_timeout_expired(const char *call)
+{
+    ordo_error("ORDO_TIMEOUT=%s: the job ran past its time while this rank waited inside %s: "
+               "ending the job (status 124)", job_timeout_text, call);
+    /* the other ranks waiting in ordo reach the time within moments: a
+     * short grace lets each name its call before the launcher ends them */
+    struct timespec grace = {0, 300 * 1000 * 1000};
+    fflush(NULL);
+    nanosleep(&grace, NULL);
+    end_job(124, "ORDO_TIMEOUT");
+}
+
+static ordo_status_t arm_job_timeout(void)
+{
+    const char *v = getenv("ORDO_TIMEOUT");
+    if (ordo_activity != NULL || v == NULL || *v == '\0')
+        return ORDO_OK;
+    char *end;
+    double t = strtod(v, &end);
+    if (end == v || *end != '\0' || !(t >= 0) || t > 1e9) {
+        ordo_error("ORDO_TIMEOUT=%s: seconds the job may run (fractions allowed), 0 for no "
+                   "limit", v);
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    if (t > 0) {
+        job_timeout_text = v;
+        ordo_activity_expired = job_timeout_expired;
+        ordo_activity_deadline_ms = ordo_activity_now_ms() + (uint64_t)(t * 1000.0 + 0.5);
+    }
+    return ORDO_OK;
 }
 
 ORDO_API double ordo_wtime(void)

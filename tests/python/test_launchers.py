@@ -68,6 +68,25 @@ def test_ordo_abort_ends_the_job(bindir, launcher):
 
 
 @pytest.mark.parametrize("launcher", LAUNCHERS)
+def test_ordo_timeout_ends_the_job_inside(bindir, launcher, monkeypatch):
+    # no ordorun to keep the time: each rank keeps ORDO_TIMEOUT itself, and
+    # those waiting in ordo name their call before the launcher ends the job
+    monkeypatch.setenv("ORDO_TIMEOUT", "1.5")
+    t0 = time.monotonic()
+    job = start(bindir, launcher, 3, "stuck", "1")
+    try:
+        out, err = job.communicate(timeout=60)
+    finally:
+        if job.poll() is None:
+            job.kill()
+    assert job.returncode == 124, err
+    assert time.monotonic() - t0 < 30
+    for rank in (0, 2):
+        assert re.search(rf"rank {rank}\] error: ORDO_TIMEOUT=1.5: .* waited inside ordo_recv",
+                         err), err
+
+
+@pytest.mark.parametrize("launcher", LAUNCHERS)
 def test_descriptor_service_answers_no_stranger_and_vanishes(bindir, launcher):
     before = set(service_sockets())
     job = start(bindir, launcher, 2, "wait")
@@ -126,3 +145,12 @@ def test_bench_runs_ordo_under_a_sites_launcher(bindir, tmp_path, monkeypatch, l
     assert all(r["env"]["launcher"] == launcher and Path(r["launch"][0]).name == command
                for r in recs)
     assert all(0 < r["value"] < 60e6 for r in recs)
+
+
+def test_malformed_ordo_timeout_is_refused_by_name(bindir, monkeypatch):
+    # a rank on its own (no launcher) keeps ORDO_TIMEOUT itself, so it checks it
+    monkeypatch.setenv("ORDO_TIMEOUT", "soon")
+    job = subprocess.run([str(bindir / "launcher_probe"), "ok"], capture_output=True, text=True,
+                         timeout=60)
+    assert job.returncode != 0
+    assert "ORDO_TIMEOUT=soon" in job.stderr, job.stderr
