@@ -789,6 +789,87 @@ ORDO_API ordo_status_t ordo_coll_alltoall(ordo_comm_h comm, const void *sbuf, si
 ORDO_API ordo_status_t ordo_coll_alltoall_nb(ordo_comm_h comm, const void *sbuf, size_t len,
                                              void *rbuf, ordo_request_h *req_p);
 
+/* root's sbuf holds one block of len bytes per member, in member order;
+ * member i gets block i in rbuf (sbuf is ignored elsewhere and may be
+ * NULL). */
+ORDO_API ordo_status_t ordo_coll_scatter(ordo_comm_h comm, const void *sbuf, size_t len,
+                                         void *rbuf, int root);
+ORDO_API ordo_status_t ordo_coll_scatter_nb(ordo_comm_h comm, const void *sbuf, size_t len,
+                                            void *rbuf, int root, ordo_request_h *req_p);
+
+/* The vector forms: blocks of different lengths.  lens[j] and displs[j]
+ * (bytes) give member j's block in the buffer they describe; they are read
+ * where that buffer is (gatherv, scatterv: at the root only; allgatherv,
+ * alltoallv: everywhere) and may be NULL elsewhere.  Each member's own len
+ * must equal what the others' arrays say of it: a block longer than its
+ * slot is ORDO_ERR_TRUNCATED (agreed, as every collective error).  Blocks
+ * must not overlap in a receive buffer. */
+ORDO_API ordo_status_t ordo_coll_gatherv(ordo_comm_h comm, const void *sbuf, size_t len,
+                                         void *rbuf, const size_t *lens, const size_t *displs,
+                                         int root);
+ORDO_API ordo_status_t ordo_coll_gatherv_nb(ordo_comm_h comm, const void *sbuf, size_t len,
+                                            void *rbuf, const size_t *lens,
+                                            const size_t *displs, int root,
+                                            ordo_request_h *req_p);
+ORDO_API ordo_status_t ordo_coll_scatterv(ordo_comm_h comm, const void *sbuf, const size_t *lens,
+                                          const size_t *displs, void *rbuf, size_t len,
+                                          int root);
+ORDO_API ordo_status_t ordo_coll_scatterv_nb(ordo_comm_h comm, const void *sbuf,
+                                             const size_t *lens, const size_t *displs,
+                                             void *rbuf, size_t len, int root,
+                                             ordo_request_h *req_p);
+ORDO_API ordo_status_t ordo_coll_allgatherv(ordo_comm_h comm, const void *sbuf, size_t len,
+                                            void *rbuf, const size_t *lens,
+                                            const size_t *displs);
+ORDO_API ordo_status_t ordo_coll_allgatherv_nb(ordo_comm_h comm, const void *sbuf, size_t len,
+                                               void *rbuf, const size_t *lens,
+                                               const size_t *displs, ordo_request_h *req_p);
+/* Member j gets slens[j] bytes from sbuf + sdispls[j]; this member's block
+ * from member j arrives at rbuf + rdispls[j], rlens[j] bytes. */
+ORDO_API ordo_status_t ordo_coll_alltoallv(ordo_comm_h comm, const void *sbuf,
+                                           const size_t *slens, const size_t *sdispls,
+                                           void *rbuf, const size_t *rlens,
+                                           const size_t *rdispls);
+ORDO_API ordo_status_t ordo_coll_alltoallv_nb(ordo_comm_h comm, const void *sbuf,
+                                              const size_t *slens, const size_t *sdispls,
+                                              void *rbuf, const size_t *rlens,
+                                              const size_t *rdispls, ordo_request_h *req_p);
+
+/* Reduce, then scatter: sbuf holds the sum of counts[] elements at every
+ * member; member i gets the element-wise reduction of segment i (counts[i]
+ * elements, after the segments before it) in rbuf.  The _block form gives
+ * every member count elements (sbuf: members x count).  counts must be the
+ * same array at every member. */
+ORDO_API ordo_status_t ordo_coll_reduce_scatter(ordo_comm_h comm, const void *sbuf, void *rbuf,
+                                                const size_t *counts, ordo_dtype_t dtype,
+                                                ordo_reduce_op_t op);
+ORDO_API ordo_status_t ordo_coll_reduce_scatter_nb(ordo_comm_h comm, const void *sbuf,
+                                                   void *rbuf, const size_t *counts,
+                                                   ordo_dtype_t dtype, ordo_reduce_op_t op,
+                                                   ordo_request_h *req_p);
+ORDO_API ordo_status_t ordo_coll_reduce_scatter_block(ordo_comm_h comm, const void *sbuf,
+                                                      void *rbuf, size_t count,
+                                                      ordo_dtype_t dtype, ordo_reduce_op_t op);
+ORDO_API ordo_status_t ordo_coll_reduce_scatter_block_nb(ordo_comm_h comm, const void *sbuf,
+                                                         void *rbuf, size_t count,
+                                                         ordo_dtype_t dtype,
+                                                         ordo_reduce_op_t op,
+                                                         ordo_request_h *req_p);
+
+/* Prefix reductions in member order: scan gives member i the reduction of
+ * members 0 .. i (inclusive), exscan of members 0 .. i-1 (member 0's rbuf
+ * is left as it was).  sbuf == rbuf works in place. */
+ORDO_API ordo_status_t ordo_coll_scan(ordo_comm_h comm, const void *sbuf, void *rbuf,
+                                      size_t count, ordo_dtype_t dtype, ordo_reduce_op_t op);
+ORDO_API ordo_status_t ordo_coll_scan_nb(ordo_comm_h comm, const void *sbuf, void *rbuf,
+                                         size_t count, ordo_dtype_t dtype, ordo_reduce_op_t op,
+                                         ordo_request_h *req_p);
+ORDO_API ordo_status_t ordo_coll_exscan(ordo_comm_h comm, const void *sbuf, void *rbuf,
+                                        size_t count, ordo_dtype_t dtype, ordo_reduce_op_t op);
+ORDO_API ordo_status_t ordo_coll_exscan_nb(ordo_comm_h comm, const void *sbuf, void *rbuf,
+                                           size_t count, ordo_dtype_t dtype,
+                                           ordo_reduce_op_t op, ordo_request_h *req_p);
+
 /* ------------------------------------------------------------- statistics */
 
 /* What the runtime did, and what ordering cost it.  Sums over all streams. */

@@ -143,7 +143,7 @@ const ordo_layer_t ordo_coll_layer = {
 
 /* ---------------------------------------------------------- public calls */
 
-static ordo_status_t begin(ordo_comm_h comm, ordo_request_h *req_p, coll_op_t **op_p)
+ordo_status_t coll_begin(ordo_comm_h comm, ordo_request_h *req_p, coll_op_t **op_p)
 {
     ORDO_CHECK_INIT();
     p2p_comm_t *c;
@@ -164,7 +164,7 @@ static ordo_status_t begin(ordo_comm_h comm, ordo_request_h *req_p, coll_op_t **
     return ORDO_OK;
 }
 
-static ordo_status_t check_root(coll_op_t *op, int root)
+ordo_status_t coll_check_root(coll_op_t *op, int root)
 {
     if (root < 0 || root >= ordo_ctx->size || op->c->index_of[root] < 0) {
         ordo_error("collective root %d is not a member of the context", root);
@@ -175,7 +175,7 @@ static ordo_status_t check_root(coll_op_t *op, int root)
 
 /* n blocks of len bytes at buf: a length whose product wraps or passes
  * PTRDIFF_MAX is refused by name (it would be reduced modulo 2^64). */
-static int span_ok(const char *call, const void *buf, size_t n, size_t len)
+int coll_span_ok(const char *call, const void *buf, size_t n, size_t len)
 {
     if (ordo_span_ok(buf, n, len))
         return 1;
@@ -185,14 +185,14 @@ static int span_ok(const char *call, const void *buf, size_t n, size_t len)
 
 /* A call refused before it issued anything: the members are told (a call
  * every member refuses leaves the context in step). */
-static ordo_status_t reject(coll_op_t *op, ordo_status_t st)
+ordo_status_t coll_reject(coll_op_t *op, ordo_status_t st)
 {
     coll_refused(op->c, op->call, st);
     coll_op_abort(op);
     return st;
 }
 
-static ordo_status_t wait_for(ordo_status_t st, ordo_request_h req)
+ordo_status_t coll_wait_for(ordo_status_t st, ordo_request_h req)
 {
     return st == ORDO_INPROGRESS ? ordo_request_wait_inner(&req, NULL) : st;
 }
@@ -201,7 +201,7 @@ ORDO_API ordo_status_t ordo_coll_barrier_nb(ordo_comm_h comm, ordo_request_h *re
 {
     ORDO_API_ENTER();
     coll_op_t *op;
-    ordo_status_t st = begin(comm, req_p, &op);
+    ordo_status_t st = coll_begin(comm, req_p, &op);
     if (st != ORDO_OK)
         return st;
     coll_build_barrier(op, ordo_config.coll_barrier);
@@ -304,7 +304,7 @@ ORDO_API ordo_status_t ordo_coll_barrier(ordo_comm_h comm)
         return st;
     ordo_request_h r = NULL;
     st = ordo_coll_barrier_nb(comm, &r);
-    return wait_for(st, r);
+    return coll_wait_for(st, r);
 }
 
 ORDO_API ordo_status_t ordo_coll_bcast_nb(ordo_comm_h comm, void *buf, size_t len, int root,
@@ -312,12 +312,12 @@ ORDO_API ordo_status_t ordo_coll_bcast_nb(ordo_comm_h comm, void *buf, size_t le
 {
     ORDO_API_ENTER();
     coll_op_t *op;
-    ordo_status_t st = begin(comm, req_p, &op);
+    ordo_status_t st = coll_begin(comm, req_p, &op);
     if (st != ORDO_OK)
         return st;
-    if ((st = check_root(op, root)) != ORDO_OK || (buf == NULL && len) ||
-        !span_ok("ordo_coll_bcast", buf, 1, len))
-        return reject(op, st != ORDO_OK ? st : ORDO_ERR_INVALID_PARAM);
+    if ((st = coll_check_root(op, root)) != ORDO_OK || (buf == NULL && len) ||
+        !coll_span_ok("ordo_coll_bcast", buf, 1, len))
+        return coll_reject(op, st != ORDO_OK ? st : ORDO_ERR_INVALID_PARAM);
     coll_build_bcast(op, buf, len, root, ordo_config.coll_bcast);
     return coll_start(op, req_p);
 }
@@ -327,7 +327,7 @@ ORDO_API ordo_status_t ordo_coll_bcast(ordo_comm_h comm, void *buf, size_t len, 
     ORDO_API_ENTER();
     ordo_request_h r = NULL;
     ordo_status_t st = ordo_coll_bcast_nb(comm, buf, len, root, &r);
-    return wait_for(st, r);
+    return coll_wait_for(st, r);
 }
 
 static ordo_status_t reduction(ordo_comm_h comm, const void *sbuf, void *rbuf, size_t count,
@@ -335,21 +335,21 @@ static ordo_status_t reduction(ordo_comm_h comm, const void *sbuf, void *rbuf, s
                                ordo_request_h *req_p)
 {
     coll_op_t *op;
-    ordo_status_t st = begin(comm, req_p, &op);
+    ordo_status_t st = coll_begin(comm, req_p, &op);
     if (st != ORDO_OK)
         return st;
     if ((st = coll_check_reduction(dtype, rop)) != ORDO_OK ||
-        (root >= 0 && (st = check_root(op, root)) != ORDO_OK))
-        return reject(op, st);
+        (root >= 0 && (st = coll_check_root(op, root)) != ORDO_OK))
+        return coll_reject(op, st);
     int gets_result = root < 0 || op->c->members[op->c->my_index] == root;
     if (count && (sbuf == NULL || (gets_result && rbuf == NULL))) {
         ordo_error("reduction: a NULL buffer");
-        return reject(op, ORDO_ERR_INVALID_PARAM);
+        return coll_reject(op, ORDO_ERR_INVALID_PARAM);
     }
     size_t es = coll_dtype_size(dtype);
-    if (!span_ok("reduction", sbuf, count, es) ||
-        (gets_result && !span_ok("reduction", rbuf, count, es)))
-        return reject(op, ORDO_ERR_INVALID_PARAM);
+    if (!coll_span_ok("reduction", sbuf, count, es) ||
+        (gets_result && !coll_span_ok("reduction", rbuf, count, es)))
+        return coll_reject(op, ORDO_ERR_INVALID_PARAM);
     coll_build_reduce(op, sbuf, rbuf, count, dtype, rop, root, ordo_config.coll_reduce);
     return coll_start(op, req_p);
 }
@@ -374,7 +374,7 @@ ORDO_API ordo_status_t ordo_coll_reduce(ordo_comm_h comm, const void *sbuf, void
     ORDO_API_ENTER();
     ordo_request_h r = NULL;
     ordo_status_t st = ordo_coll_reduce_nb(comm, sbuf, rbuf, count, dtype, op, root, &r);
-    return wait_for(st, r);
+    return coll_wait_for(st, r);
 }
 
 ORDO_API ordo_status_t ordo_coll_allreduce_nb(ordo_comm_h comm, const void *sbuf, void *rbuf,
@@ -392,24 +392,24 @@ ORDO_API ordo_status_t ordo_coll_allreduce(ordo_comm_h comm, const void *sbuf, v
     ORDO_API_ENTER();
     ordo_request_h r = NULL;
     ordo_status_t st = ordo_coll_allreduce_nb(comm, sbuf, rbuf, count, dtype, op, &r);
-    return wait_for(st, r);
+    return coll_wait_for(st, r);
 }
 
 static ordo_status_t gathering(ordo_comm_h comm, const void *sbuf, size_t len, void *rbuf,
                                int root, ordo_request_h *req_p)
 {
     coll_op_t *op;
-    ordo_status_t st = begin(comm, req_p, &op);
+    ordo_status_t st = coll_begin(comm, req_p, &op);
     if (st != ORDO_OK)
         return st;
-    if (root >= 0 && (st = check_root(op, root)) != ORDO_OK)
-        return reject(op, st);
+    if (root >= 0 && (st = coll_check_root(op, root)) != ORDO_OK)
+        return coll_reject(op, st);
     int gets_result = root < 0 || op->c->members[op->c->my_index] == root;
     if (len && (sbuf == NULL || (gets_result && rbuf == NULL)))
-        return reject(op, ORDO_ERR_INVALID_PARAM);
-    if (!span_ok("gather", sbuf, 1, len) ||
-        (gets_result && !span_ok("gather", rbuf, (size_t)op->c->nmembers, len)))
-        return reject(op, ORDO_ERR_INVALID_PARAM);
+        return coll_reject(op, ORDO_ERR_INVALID_PARAM);
+    if (!coll_span_ok("gather", sbuf, 1, len) ||
+        (gets_result && !coll_span_ok("gather", rbuf, (size_t)op->c->nmembers, len)))
+        return coll_reject(op, ORDO_ERR_INVALID_PARAM);
     coll_build_gather(op, sbuf, len, rbuf, root, root < 0);
     return coll_start(op, req_p);
 }
@@ -431,7 +431,7 @@ ORDO_API ordo_status_t ordo_coll_gather(ordo_comm_h comm, const void *sbuf, size
     ORDO_API_ENTER();
     ordo_request_h r = NULL;
     ordo_status_t st = ordo_coll_gather_nb(comm, sbuf, len, rbuf, root, &r);
-    return wait_for(st, r);
+    return coll_wait_for(st, r);
 }
 
 ORDO_API ordo_status_t ordo_coll_allgather_nb(ordo_comm_h comm, const void *sbuf, size_t len,
@@ -447,7 +447,7 @@ ORDO_API ordo_status_t ordo_coll_allgather(ordo_comm_h comm, const void *sbuf, s
     ORDO_API_ENTER();
     ordo_request_h r = NULL;
     ordo_status_t st = ordo_coll_allgather_nb(comm, sbuf, len, rbuf, &r);
-    return wait_for(st, r);
+    return coll_wait_for(st, r);
 }
 
 ORDO_API ordo_status_t ordo_coll_alltoall_nb(ordo_comm_h comm, const void *sbuf, size_t len,
@@ -455,14 +455,14 @@ ORDO_API ordo_status_t ordo_coll_alltoall_nb(ordo_comm_h comm, const void *sbuf,
 {
     ORDO_API_ENTER();
     coll_op_t *op;
-    ordo_status_t st = begin(comm, req_p, &op);
+    ordo_status_t st = coll_begin(comm, req_p, &op);
     if (st != ORDO_OK)
         return st;
     if (len && (sbuf == NULL || rbuf == NULL))
-        return reject(op, ORDO_ERR_INVALID_PARAM);
-    if (!span_ok("ordo_coll_alltoall", sbuf, (size_t)op->c->nmembers, len) ||
-        !span_ok("ordo_coll_alltoall", rbuf, (size_t)op->c->nmembers, len))
-        return reject(op, ORDO_ERR_INVALID_PARAM);
+        return coll_reject(op, ORDO_ERR_INVALID_PARAM);
+    if (!coll_span_ok("ordo_coll_alltoall", sbuf, (size_t)op->c->nmembers, len) ||
+        !coll_span_ok("ordo_coll_alltoall", rbuf, (size_t)op->c->nmembers, len))
+        return coll_reject(op, ORDO_ERR_INVALID_PARAM);
     coll_build_alltoall(op, sbuf, len, rbuf, ordo_config.coll_alltoall);
     return coll_start(op, req_p);
 }
@@ -473,5 +473,5 @@ ORDO_API ordo_status_t ordo_coll_alltoall(ordo_comm_h comm, const void *sbuf, si
     ORDO_API_ENTER();
     ordo_request_h r = NULL;
     ordo_status_t st = ordo_coll_alltoall_nb(comm, sbuf, len, rbuf, &r);
-    return wait_for(st, r);
+    return coll_wait_for(st, r);
 }

@@ -140,6 +140,19 @@ static inline char *coll_staging(int slot)
 /* Whether every member's scratch is mapped here (the shm barrier). */
 int           coll_all_mapped(p2p_comm_t *c);
 
+/* coll.c: what every public collective call does */
+/* Resolve comm and take the call's number and op (a failure after the
+ * number is taken is told to the members). */
+ordo_status_t coll_begin(ordo_comm_h comm, ordo_request_h *req_p, coll_op_t **op_p);
+/* root must be a member of op's context (logged). */
+ordo_status_t coll_check_root(coll_op_t *op, int root);
+/* n blocks of len bytes at buf fit in memory (else logged, naming call). */
+int           coll_span_ok(const char *call, const void *buf, size_t n, size_t len);
+/* Refuse op before it issued anything: the members are told. */
+ordo_status_t coll_reject(coll_op_t *op, ordo_status_t st);
+/* The blocking form's end: wait for req when st says it runs. */
+ordo_status_t coll_wait_for(ordo_status_t st, ordo_request_h req);
+
 /* failure.c: collective failures agreed among the members */
 void          coll_failure_init(void);
 void          coll_failure_fini(void);
