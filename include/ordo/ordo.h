@@ -156,8 +156,14 @@ ORDO_API int ordo_node_of(int rank);
 /* How many nodes the job spans (ordorun --nodes, or the launcher's nodes). */
 ORDO_API int ordo_node_count(void);
 
-/* Wait until every rank entered the barrier.  Does not complete
- * outstanding one-sided operations: call ordo_quiet first for that. */
+/* Wait until every rank of the job entered this barrier, through the
+ * launcher (ordorun, PMIx, PMI): a round trip to it, milliseconds at
+ * scale, meant for start-up and tear-down.  It completes nothing: call
+ * ordo_quiet first to complete one-sided operations.  The barrier between
+ * ranks in a program's steps is the collective ordo_coll_barrier
+ * (microseconds, over the transports, on any context). */
+ORDO_API ordo_status_t ordo_launcher_barrier(void);
+/* The former name of ordo_launcher_barrier, kept for existing programs. */
 ORDO_API ordo_status_t ordo_barrier(void);
 
 /* ------------------------------------------------------- ordering, streams */
@@ -406,7 +412,9 @@ ORDO_API ordo_status_t ordo_wait_until_some(ordo_region_h region, const size_t *
 /* ------------------------------------------------- one-sided: completion */
 
 /* Order: operations issued on the stream after the fence become visible at
- * each target after those issued before it.  Completes nothing. */
+ * each target after those issued before it.  Completes nothing, waits for
+ * nobody (OpenSHMEM's shmem_fence).  Not MPI_Win_fence: that is the
+ * collective ordo_epoch_fence. */
 ORDO_API ordo_status_t ordo_fence(ordo_stream_h stream);
 
 /* Complete every operation of the stream, at every target: afterwards their
@@ -470,9 +478,10 @@ enum {
     ORDO_ASSERT_NOCHECK   = 1u << 4
 };
 
-/* Fence: closes the current fence epoch (completing this rank's
- * operations), waits until every rank did the same, and opens the next one
- * (unless NOSUCCEED).  Collective over all ranks. */
+/* Fence (MPI_Win_fence): closes the current fence epoch (completing this
+ * rank's operations), waits until every rank did the same, and opens the
+ * next one (unless NOSUCCEED).  Collective over all ranks.  Not ordo_fence,
+ * which only orders one stream's operations. */
 ORDO_API ordo_status_t ordo_epoch_fence(ordo_region_h region, unsigned asserts);
 
 /* Post: open an exposure epoch for the n ranks listed (distinct; this rank

@@ -336,10 +336,15 @@ ORDO_API int ordo_node_of(int rank)
 }
 ORDO_API int ordo_node_count(void) { return ordo_ctx ? ordo_ctx->boot->nnodes : -1; }
 
-ORDO_API ordo_status_t ordo_barrier(void)
+ORDO_API ordo_status_t ordo_launcher_barrier(void)
 {
     ORDO_CHECK_INIT();
     return ordo_ctx->boot->ops->barrier(ordo_ctx->boot);
+}
+
+ORDO_API ordo_status_t ordo_barrier(void)
+{
+    return ordo_launcher_barrier();
 }
 
 ORDO_API const char *ordo_order_name(ordo_order_t order)

@@ -21,6 +21,7 @@ int main(void)
     CHECK_STATUS(ordo_put(NULL, buf, 8, NULL, 0, 0, 0), ORDO_ERR_NOT_INITIALIZED);
     CHECK_STATUS(ordo_region_alloc(64, 0, &r, &base), ORDO_ERR_NOT_INITIALIZED);
     CHECK_STATUS(ordo_barrier(), ORDO_ERR_NOT_INITIALIZED);
+    CHECK_STATUS(ordo_launcher_barrier(), ORDO_ERR_NOT_INITIALIZED);
     CHECK_STATUS(ordo_quiet(NULL), ORDO_ERR_NOT_INITIALIZED);
     CHECK_STATUS(ordo_finalize(), ORDO_ERR_NOT_INITIALIZED);
     CHECK(ordo_rank() == -1 && ordo_size() == -1);
@@ -32,6 +33,7 @@ int main(void)
     REQUIRE_OK(ordo_region_alloc(64, 0, &r, &base));
     memset(base, 0x5a, 64);
     CHECK_OK(ordo_barrier());
+    CHECK_OK(ordo_launcher_barrier());   /* the same barrier by its name */
 
     /* invalid rank */
     CHECK_STATUS(ordo_put(NULL, buf, 8, r, n, 0, 0), ORDO_ERR_INVALID_RANK);
