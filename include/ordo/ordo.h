@@ -536,6 +536,10 @@ typedef struct ordo_comm *ordo_comm_h;
 
 /* The context every process has after ordo_init (ordered matching). */
 #define ORDO_COMM_WORLD ((ordo_comm_h)0)
+/* No context: what ordo_comm_split gives a member that joins none.  Every
+ * call refuses it with ORDO_ERR_INVALID_HANDLE. */
+ORDO_API extern struct ordo_comm ordo_comm_null_object;
+#define ORDO_COMM_NULL (&ordo_comm_null_object)
 
 #define ORDO_ANY_SOURCE (-1)      /* receive / probe: from any rank */
 /* A rank that is no rank (the edge of a non-periodic neighbourhood, as
@@ -592,10 +596,25 @@ ORDO_API ordo_status_t ordo_comm_create(const ordo_comm_params_t *params, ordo_c
  * context is kept, while receives are posted on it at any member; messages
  * that arrived and were never received are discarded, with a warning. */
 ORDO_API ordo_status_t ordo_comm_destroy(ordo_comm_h comm);
-/* Number of members, and the world rank of member index (0 .. size-1,
- * ascending ranks). */
+/* Split comm as MPI_Comm_split does: collective over comm's members, each
+ * giving a color and a key.  Members of one color form a new context, its
+ * member order (the index each has in it: its rank there) by key, ties by
+ * their order in comm.  A negative color joins none: *comm_p is
+ * ORDO_COMM_NULL.  The new context matches as comm does.  As everywhere,
+ * sends, receives and roots on it name world ranks: ordo_comm_member and
+ * ordo_comm_index translate.  Failures are agreed over comm's members. */
+ORDO_API ordo_status_t ordo_comm_split(ordo_comm_h comm, int color, int key,
+                                       ordo_comm_h *comm_p);
+/* Number of members, and the world rank of member index (0 .. size-1, in
+ * member order: ascending ranks for ordo_comm_create, by key for
+ * ordo_comm_split). */
 ORDO_API ordo_status_t ordo_comm_size(ordo_comm_h comm, int *size_p);
 ORDO_API ordo_status_t ordo_comm_member(ordo_comm_h comm, int index, int *rank_p);
+/* The index (rank within the context) of world rank `rank`: ORDO_ERR_INVALID_RANK
+ * (and *index_p = -1) for a rank that is not a member.  ordo_comm_rank
+ * gives this process's (MPI_Comm_rank). */
+ORDO_API ordo_status_t ordo_comm_index(ordo_comm_h comm, int rank, int *index_p);
+ORDO_API ordo_status_t ordo_comm_rank(ordo_comm_h comm, int *index_p);
 
 /* What a completed request reports.  For receives and probes source, tag,
  * seq and the lengths describe the message; for sends and one-sided

@@ -231,14 +231,14 @@ static void comm_retire(p2p_comm_t *c)
 }
 
 /* Blocking exchange on the runtime's own context. */
-static ordo_status_t ctl_send(const void *buf, size_t len, int dest, int tag)
+ordo_status_t p2p_ctl_send(const void *buf, size_t len, int dest, int tag)
 {
     ordo_request_h r;
     ordo_status_t st = p2p_isend(p2p->comms[P2P_CTL_COMM], buf, len, dest, tag, &r);
     return st == ORDO_INPROGRESS ? ordo_request_wait_inner(&r, NULL) : st;
 }
 
-static ordo_status_t ctl_recv(void *buf, size_t len, int src, int tag)
+ordo_status_t p2p_ctl_recv(void *buf, size_t len, int src, int tag)
 {
     ordo_request_h r;
     ordo_status_t st = p2p_irecv(p2p->comms[P2P_CTL_COMM], buf, len, src, tag, &r);
@@ -258,19 +258,19 @@ static ordo_status_t members_exchange(const int *members, int n, int tag, uint64
     const size_t len = 2 * sizeof(uint64_t);
     ordo_status_t st = ORDO_OK;
     if (members[0] != p2p->rank) {
-        if ((st = ctl_send(val, len, members[0], tag)) == ORDO_OK)
-            st = ctl_recv(val, len, members[0], tag);
+        if ((st = p2p_ctl_send(val, len, members[0], tag)) == ORDO_OK)
+            st = p2p_ctl_recv(val, len, members[0], tag);
         return st;
     }
     for (int i = 1; i < n && st == ORDO_OK; i++) {
         uint64_t theirs[2];
-        if ((st = ctl_recv(theirs, len, members[i], tag)) == ORDO_OK && fold)
+        if ((st = p2p_ctl_recv(theirs, len, members[i], tag)) == ORDO_OK && fold)
             fold(val, theirs);
     }
     if (finish)
         finish(val);
     for (int i = 1; i < n; i++) {
-        ordo_status_t s2 = ctl_send(val, len, members[i], tag);
+        ordo_status_t s2 = p2p_ctl_send(val, len, members[i], tag);
         if (st == ORDO_OK)
             st = s2;
     }
@@ -396,24 +396,31 @@ ORDO_API ordo_status_t ordo_comm_create(const ordo_comm_params_t *params, ordo_c
             return ORDO_ERR_INVALID_PARAM;
         match = params->match;
     }
-    int *members, n, slot;
-    uint32_t id;
+    int *members, n;
     ordo_status_t st = comm_members(params, &members, &n);
     if (st != ORDO_OK)
         return st;
+    st = p2p_comm_create_over(match, members, n, "ordo_comm_create", comm_p);
+    free(members);
+    return st;
+}
+
+ordo_status_t p2p_comm_create_over(ordo_match_t match, const int *members, int n,
+                                   const char *what, p2p_comm_t **c_p)
+{
+    int slot;
+    uint32_t id;
     p2p_comm_t *c = NULL;
-    if ((st = comm_agree(members, n, &id, &slot)) != ORDO_OK) {
-        free(members);
+    ordo_status_t st = comm_agree(members, n, &id, &slot);
+    if (st != ORDO_OK)
         return st;
-    }
     if (slot >= 0)
         p2p->slots_free &= ~((uint64_t)1 << slot);
     st = comm_new(match, id, members, n, slot, &c);
     if (st != ORDO_OK && slot >= 0)
         p2p->slots_free |= (uint64_t)1 << slot;
     /* a member that could not build the context makes all give it up */
-    st = agree_status(members, n, P2P_TAG_CREATE, st, "ordo_comm_create");
-    free(members);
+    st = agree_status(members, n, P2P_TAG_CREATE, st, what);
     if (st != ORDO_OK) {
         if (c)
             comm_retire(c);
@@ -421,7 +428,7 @@ ORDO_API ordo_status_t ordo_comm_create(const ordo_comm_params_t *params, ordo_c
             p2p->next_id = id + 1;
         return st;
     }
-    *comm_p = c;
+    *c_p = c;
     return ORDO_OK;
 }
 

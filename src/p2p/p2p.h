@@ -142,6 +142,7 @@ typedef struct p2p_peer {
  * collectives) never meets a user's receive. */
 #define P2P_TAG_CREATE  (-2)
 #define P2P_TAG_DESTROY (-3)
+#define P2P_TAG_SPLIT   (-4)
 /* Collective tags: bit 31 set, bit 30 clear (coll/sched.c). */
 #define P2P_IS_COLL_TAG(tag) (((uint32_t)(tag) & 0xc0000000u) == 0x80000000u)
 #define P2P_CTL_COMM    1u          /* the runtime's own context, every rank */
@@ -258,6 +259,14 @@ void          p2p_admit_future_notices(p2p_comm_t *c);
 
 /* p2p.c */
 void p2p_req_done(p2p_req_t *r, ordo_status_t st);
+/* Blocking messages on the runtime's own context (any tag). */
+ordo_status_t p2p_ctl_send(const void *buf, size_t len, int dest, int tag);
+ordo_status_t p2p_ctl_recv(void *buf, size_t len, int src, int tag);
+/* Create a context over members (world ranks, in the context's member
+ * order; this rank among them), collectively with them; failures agreed
+ * (what names the call in the log). */
+ordo_status_t p2p_comm_create_over(ordo_match_t match, const int *members, int n,
+                                   const char *what, p2p_comm_t **c_p);
 /* Give back the buffer r exposed to its peer, if any (p2p_req_done does). */
 void p2p_req_unexpose(p2p_req_t *r);
 void p2p_active_unlink(p2p_req_t *r);
