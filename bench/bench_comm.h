@@ -171,8 +171,17 @@ static inline void bc_recv(void *buf, size_t len, int src, int tag)
 }
 static inline void bc_waitall(int n, bc_req_t *r) { ordo_request_waitall((size_t)n, r, NULL); }
 
-/* ordo has no persistent requests. */
-#define BC_HAVE_PERSISTENT 0
+#define BC_HAVE_PERSISTENT 1
+static inline void bc_send_init(const void *buf, size_t len, int dest, int tag, bc_req_t *r)
+{
+    ordo_send_init(ORDO_COMM_WORLD, buf, len, dest, tag, r);
+}
+static inline void bc_recv_init(void *buf, size_t len, int src, int tag, bc_req_t *r)
+{
+    ordo_recv_init(ORDO_COMM_WORLD, buf, len, src, tag, r);
+}
+static inline void bc_startall(int n, bc_req_t *r) { ordo_startall((size_t)n, r); }
+static inline void bc_req_free(bc_req_t *r) { ordo_request_free(r); }
 
 #endif
 

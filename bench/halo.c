@@ -2,7 +2,7 @@
  * exchange with 2, 4 or 8 partners, in every variant they measured:
  *
  *   two-sided  sendrecv             Irecv + Isend to each partner, Waitall
- *              psendrecv            the same with persistent requests (MPI only)
+ *              psendrecv            the same with persistent requests
  *   one-sided  put-fence            fence; a put to each partner; fence
  *              put-fence-asserts    the same with NOPRECEDE before and
  *                                   NOSTORE|NOPUT|NOSUCCEED after

@@ -721,6 +721,29 @@ ORDO_API ordo_status_t ordo_request_waitany(size_t n, ordo_request_h *reqs, size
 ORDO_API ordo_status_t ordo_request_testsome(size_t n, ordo_request_h *reqs, size_t *count_p,
                                              size_t *indices, ordo_completion_t *infos);
 
+/* Persistent point-to-point requests (MPI_Send_init, MPI_Recv_init,
+ * MPI_Start, MPI_Startall): the arguments are checked and bound once, and
+ * each ordo_start begins one transfer with them.  It is completed by the
+ * calls above, which report it as for ordo_send_nb / ordo_recv_nb but
+ * leave the handle in place (not NULL), inactive until the next start.
+ * Waiting for or testing an inactive handle returns ORDO_OK at once with
+ * an empty info; waitall / waitany / testsome pass over inactive handles
+ * as over NULL ones.  Starting an active request is ORDO_ERR_BUSY;
+ * ordo_startall checks every request before it starts any.  Cancel
+ * applies to the running transfer.  A start the transfer refuses (the
+ * context destroyed since: ORDO_ERR_INVALID_HANDLE; a dead peer) returns
+ * that error and leaves the request inactive. */
+ORDO_API ordo_status_t ordo_send_init(ordo_comm_h comm, const void *buf, size_t len, int dest,
+                                      int tag, ordo_request_h *req_p);
+ORDO_API ordo_status_t ordo_recv_init(ordo_comm_h comm, void *buf, size_t cap, int source,
+                                      int tag, ordo_request_h *req_p);
+ORDO_API ordo_status_t ordo_start(ordo_request_h req);
+ORDO_API ordo_status_t ordo_startall(size_t n, ordo_request_h *reqs);
+/* Release an inactive persistent request and set *req to NULL (an active
+ * one: ORDO_ERR_BUSY; any other request: ORDO_ERR_INVALID_PARAM, they end
+ * with wait or test). */
+ORDO_API ordo_status_t ordo_request_free(ordo_request_h *req);
+
 /* Drive communication (engine completions, deferred operations). */
 ORDO_API ordo_status_t ordo_progress(void);
 

@@ -74,6 +74,11 @@ struct ordo_request {
     ordo_completion_t    info;       /* reported by test / wait */
     void               (*release)(struct ordo_request *op);        /* NULL: one-sided */
     ordo_status_t      (*cancel)(struct ordo_request *op);         /* NULL: cannot */
+    /* Persistent requests (p2p/persist.c): the handle outlives its
+     * transfers; inner is the one started (NULL: none), and a start that
+     * finished at once leaves its status and info here (done_at_start). */
+    uint8_t              persistent, done_at_start;
+    struct ordo_request *inner;
 };
 
 /* A layer above the transports (one-sided, two-sided) plugs into the core

@@ -1,5 +1,7 @@
 /* Completing requests of every kind for the program. */
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core.h"
 
@@ -14,10 +16,37 @@ static ordo_status_t check_request(ordo_request_h *req)
 
 static const ordo_completion_t empty_info = {.source = -1, .tag = -1};
 
-/* Hand a completed request's result to the program and release it. */
+/* A handle with nothing to complete: none, or a persistent request not
+ * started since its last completion (wait and test return at once for it,
+ * waitall / waitany / testsome pass over it, as MPI's inactive requests). */
+static inline int is_idle(const struct ordo_request *op)
+{
+    return op == NULL || (op->persistent && op->inner == NULL && !op->done_at_start);
+}
+
+/* Hand a completed request's result to the program and release it; a
+ * persistent request hands its transfer's and stays. */
 static ordo_status_t finish(ordo_request_h *req, ordo_completion_t *info_p)
 {
     struct ordo_request *op = *req;
+    if (op->persistent) {
+        if (op->inner) {
+            struct ordo_request *in = op->inner;
+            op->inner = NULL;
+            return finish(&in, info_p);
+        }
+        if (op->done_at_start) {
+            op->done_at_start = 0;
+            if (info_p) {
+                *info_p = op->info;
+                info_p->error = op->status;
+            }
+            return op->status;
+        }
+        if (info_p)
+            *info_p = empty_info;
+        return ORDO_OK;
+    }
     ordo_status_t st = op->status;
     if (info_p) {
         *info_p = op->info;
@@ -34,6 +63,8 @@ static ordo_status_t finish(ordo_request_h *req, ordo_completion_t *info_p)
 
 static inline int is_done(const struct ordo_request *op)
 {
+    if (op != NULL && op->persistent)
+        return op->inner == NULL || op->inner->state == ORDO_OP_DONE;
     return op == NULL || op->state == ORDO_OP_DONE;
 }
 
@@ -105,8 +136,14 @@ ORDO_API ordo_status_t ordo_request_waitall(size_t n, ordo_request_h *reqs,
         return first;
     if (infos)
         for (size_t i = 0; i < n; i++)
-            if (reqs[i] == NULL)
+            if (is_idle(reqs[i]))
                 infos[i] = empty_info;
+    /* finished here: a persistent handle stays, so the array cannot tell */
+    unsigned char small[64], *done = n <= sizeof(small) ? small : calloc(n, 1);
+    if (done == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    for (size_t i = 0; i < n; i++)
+        done[i] = (unsigned char)is_idle(reqs[i]);
     /* Complete them in whatever order they finish, not in array order, so
      * one slow request does not hold back the release of the others. */
     size_t left = n;
@@ -114,12 +151,13 @@ ORDO_API ordo_status_t ordo_request_waitall(size_t n, ordo_request_h *reqs,
     while (left) {
         left = 0;
         for (size_t i = 0; i < n; i++) {
-            if (reqs[i] == NULL)
+            if (done[i])
                 continue;
             if (!is_done(reqs[i])) {
                 left++;
                 continue;
             }
+            done[i] = 1;
             ordo_status_t st = finish(&reqs[i], infos ? &infos[i] : NULL);
             if (first == ORDO_OK && st != ORDO_OK)
                 first = st;
@@ -127,6 +165,8 @@ ORDO_API ordo_status_t ordo_request_waitall(size_t n, ordo_request_h *reqs,
         if (left)
             ordo_progress_wait(&idle);
     }
+    if (done != small)
+        free(done);
     return first;
 }
 
@@ -141,7 +181,7 @@ ORDO_API ordo_status_t ordo_request_waitany(size_t n, ordo_request_h *reqs, size
     for (;;) {
         int any = 0;
         for (size_t i = 0; i < n; i++) {
-            if (reqs[i] == NULL)
+            if (is_idle(reqs[i]))
                 continue;
             any = 1;
             if (is_done(reqs[i])) {
@@ -169,7 +209,7 @@ ORDO_API ordo_status_t ordo_request_testsome(size_t n, ordo_request_h *reqs, siz
     ordo_progress_once();
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (reqs[i] == NULL || !is_done(reqs[i]))
+        if (is_idle(reqs[i]) || !is_done(reqs[i]))
             continue;
         ordo_status_t st = finish(&reqs[i], infos ? &infos[k] : NULL);
         indices[k++] = i;
@@ -187,6 +227,11 @@ ORDO_API ordo_status_t ordo_request_cancel(ordo_request_h req)
         return ORDO_ERR_INVALID_PARAM;
     if (req->magic != ORDO_MAGIC_REQUEST || !req->user_held)
         return ORDO_ERR_INVALID_HANDLE;
+    if (req->persistent) {
+        if (req->inner == NULL)
+            return ORDO_OK;   /* nothing started: nothing to cancel */
+        req = req->inner;
+    }
     if (req->cancel == NULL)
         return ORDO_ERR_UNSUPPORTED;
     return req->cancel(req);

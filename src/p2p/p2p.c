@@ -41,7 +41,7 @@ static p2p_req_t *req_new(void)
         p2p->reqs = a;
         p2p->capreqs = cap;
     }
-    p2p_req_t *r = malloc(sizeof(*r));
+    p2p_req_t *r = calloc(1, sizeof(*r));   /* never persistent, never an inner */
     if (r == NULL)
         return NULL;
     r->slot = p2p->nreqs;
@@ -516,23 +516,40 @@ static inline ordo_status_t check_tag(int tag, int any_ok)
 
 /* ------------------------------------------------------------- sending */
 
-ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t len, int dest,
-                                    int tag, ordo_request_h *req_p)
+static inline ordo_status_t send_check(ordo_comm_h comm, const void *buf, size_t len, int dest,
+                                       int tag, p2p_comm_t **c_p)
 {
-    ORDO_CHECK_INIT();
-    p2p_comm_t *c;
-    ordo_status_t st = p2p_comm_resolve(comm, &c);
+    ordo_status_t st = p2p_comm_resolve(comm, c_p);
     if (ORDO_UNLIKELY(st != ORDO_OK))
         return st;
-    if (ORDO_UNLIKELY((st = check_peer(c, dest, 0)) != ORDO_OK ||
+    if (ORDO_UNLIKELY((st = check_peer(*c_p, dest, 0)) != ORDO_OK ||
                       (st = check_tag(tag, 0)) != ORDO_OK))
         return st;
-    if (ORDO_UNLIKELY(req_p == NULL || (buf == NULL && len)))
+    if (ORDO_UNLIKELY(buf == NULL && len))
         return ORDO_ERR_INVALID_PARAM;
     if (ORDO_UNLIKELY(!ordo_span_ok(buf, len, 1))) {
         ordo_error("ordo_send: %zu bytes at %p do not fit in memory", len, buf);
         return ORDO_ERR_INVALID_PARAM;
     }
+    return ORDO_OK;
+}
+
+ordo_status_t p2p_send_check(ordo_comm_h comm, const void *buf, size_t len, int dest, int tag)
+{
+    p2p_comm_t *c;
+    return send_check(comm, buf, len, dest, tag, &c);
+}
+
+ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t len, int dest,
+                                    int tag, ordo_request_h *req_p)
+{
+    ORDO_CHECK_INIT();
+    p2p_comm_t *c;
+    ordo_status_t st = send_check(comm, buf, len, dest, tag, &c);
+    if (ORDO_UNLIKELY(st != ORDO_OK))
+        return st;
+    if (ORDO_UNLIKELY(req_p == NULL))
+        return ORDO_ERR_INVALID_PARAM;
     if (ORDO_UNLIKELY(dest == ORDO_PROC_NULL)) {
         *req_p = NULL;   /* complete at once, nothing moves */
         return ORDO_OK;
@@ -617,6 +634,12 @@ static inline ordo_status_t recv_check(ordo_comm_h comm, void *buf, size_t cap, 
         return ORDO_ERR_INVALID_PARAM;
     }
     return ORDO_OK;
+}
+
+ordo_status_t p2p_recv_check(ordo_comm_h comm, void *buf, size_t cap, int source, int tag)
+{
+    p2p_comm_t *c;
+    return recv_check(comm, buf, cap, source, tag, &c);
 }
 
 /* A receive from ORDO_PROC_NULL: complete at once, nothing received, as
@@ -900,6 +923,7 @@ static ordo_status_t p2p_quiesce(void)
 
 static void p2p_fini(void)
 {
+    p2p_persist_fini();
     for (uint32_t i = 0; i < p2p->ncomms; i++) {
         p2p_comm_t *c = p2p->comms[i];
         if (c == NULL)

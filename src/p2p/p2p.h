@@ -259,6 +259,11 @@ void          p2p_admit_future_notices(p2p_comm_t *c);
 
 /* p2p.c */
 void p2p_req_done(p2p_req_t *r, ordo_status_t st);
+/* The argument checks of ordo_send_nb / ordo_recv_nb (logged as theirs). */
+ordo_status_t p2p_send_check(ordo_comm_h comm, const void *buf, size_t len, int dest, int tag);
+ordo_status_t p2p_recv_check(ordo_comm_h comm, void *buf, size_t cap, int source, int tag);
+/* persist.c: every persistent request object goes at finalize */
+void p2p_persist_fini(void);
 /* Blocking messages on the runtime's own context (any tag). */
 ordo_status_t p2p_ctl_send(const void *buf, size_t len, int dest, int tag);
 ordo_status_t p2p_ctl_recv(void *buf, size_t len, int src, int tag);
