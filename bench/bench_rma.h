@@ -168,6 +168,15 @@ static inline void bc_group_make(bc_group_t *g, int n, const int *ranks)
 }
 static inline void bc_group_free(bc_group_t *g) { MPI_Group_free(&g->group); }
 static inline void bc_fence(bc_win_t *w, int asserts) { MPI_Win_fence(asserts, w->win); }
+/* MPI has no put-with-signal and no call that only orders two puts: the
+ * nearest is completing the first (MPI_Win_flush) before the second. */
+#define BC_HAVE_PUT_SIGNAL 0
+static inline void bc_order_puts(bc_win_t *w, int rank) { MPI_Win_flush(rank, w->win); }
+static inline void bc_put_signal(const void *src, size_t len, int rank, size_t off,
+                                 size_t sig_off, uint64_t sig, bc_win_t *w)
+{
+    (void)src, (void)len, (void)rank, (void)off, (void)sig_off, (void)sig, (void)w;
+}
 static inline void bc_post(bc_win_t *w, bc_group_t *g) { MPI_Win_post(g->group, 0, w->win); }
 static inline void bc_start(bc_win_t *w, bc_group_t *g) { MPI_Win_start(g->group, 0, w->win); }
 static inline void bc_complete(bc_win_t *w) { MPI_Win_complete(w->win); }
@@ -325,6 +334,20 @@ static inline void bc_group_free(bc_group_t *g) { free(g->ranks); }
 static inline void bc_fence(bc_win_t *w, int asserts)
 {
     bc_check(ordo_epoch_fence(w->region, (unsigned)asserts), "fence");
+}
+#define BC_HAVE_PUT_SIGNAL 1
+/* Order the stream's earlier puts before its later ones (ordo_fence:
+ * nothing is completed, nobody is waited for). */
+static inline void bc_order_puts(bc_win_t *w, int rank)
+{
+    (void)rank;
+    bc_check(ordo_fence(w->stream), "fence");
+}
+static inline void bc_put_signal(const void *src, size_t len, int rank, size_t off,
+                                 size_t sig_off, uint64_t sig, bc_win_t *w)
+{
+    bc_check(ordo_put_signal_nb(w->stream, src, len, w->region, rank, off, sig_off, sig,
+                                ORDO_SIGNAL_SET, 0, NULL), "put_signal");
 }
 static inline void bc_post(bc_win_t *w, bc_group_t *g)
 {

@@ -116,6 +116,8 @@ _PUT_BW = _one_sided("put_bw", _iters("20", "50"),
 _MSGRATE = Job("msgrate", _osu(), _SMALL)
 _PUT_RATE = _one_sided("put_rate", _iters("5000", "20000"), _SMALL)
 _PUT_LATENCY = _one_sided("put_latency", _osu(), _SMALL)
+_PUT_SIGNAL = _one_sided("put_signal", _osu(), {"quick": (8, 65536), "paper": (8, 65536),
+                                                "full": (8, 4096, 65536)})
 _OVERLAP = _one_sided("overlap", _iters("300", "2000"),
                       {"quick": (8, 65536, 1 << 20),
                        "paper": (8, 1024, 16384, 65536, 262144, 1 << 20, 4 << 20),
@@ -196,6 +198,11 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("put_latency", "One-sided put latency (put ping-pong, as ucp_put_lat)",
                "ucx_perftest -t ucp_put_lat; osu_put_latency (flush)", (_PUT_LATENCY,),
                notes=(OSC_NOTE,)),
+    Experiment("put_signal", "A put, then a flag the target waits on: put_signal against "
+               "put + fence + put, per ordering mode",
+               "ordering per operation (OpenSHMEM put_signal)", (_PUT_SIGNAL,),
+               notes=(OSC_NOTE, "MPI has no put-with-signal and no call that only orders two "
+                      "puts: its put-fence-put completes the data (MPI_Win_flush) first")),
     Experiment("bw", "Unidirectional bandwidth (windowed), two-sided and one-sided",
                "OSU bandwidth; IPDPS'14 Fig. 9", (_BW, _PUT_BW), notes=(OSC_NOTE,)),
     Experiment("bibw", "Bidirectional bandwidth", "OSU bidirectional bandwidth", (_BW,),
