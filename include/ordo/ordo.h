@@ -169,7 +169,7 @@ ORDO_API ordo_status_t ordo_barrier(void);
 /* ------------------------------------------------------- ordering, streams */
 
 /* The ordering guarantee between two operations of one stream to the same
- * target rank (DESIGN.md, "Ordering model"):
+ * target rank (docs/guide.md, "Ordering"):
  *  STRICT   complete and become visible in issue order; a get after a put to
  *           the same address returns the put's data;
  *  DEFAULT  puts and atomics stay in order among themselves; gets may pass
