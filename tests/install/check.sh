@@ -32,4 +32,29 @@ CM
 cmake -S "$work/cm" -B "$work/cm/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/cm/build" >/dev/null
 "$work/cm/build/app"
-echo "install check: pkg-config and find_package consumers ran"
+# OpenSHMEM: <shmem.h> through ordo-oshcc (never Open MPI's oshcc) and
+# through pkg-config ordo-shmem, run under the installed ordorun
+cat > "$work/hello.c" <<'C'
+#include <shmem.h>
+#include <stdio.h>
+int main(void) {
+    shmem_init();
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    int *x = shmem_malloc(sizeof(int));
+    *x = -1;
+    shmem_barrier_all();
+    shmem_int_p(x, me, (me + 1) % n);
+    shmem_barrier_all();
+    int ok = *x == (me - 1 + n) % n;
+    shmem_free(x);
+    shmem_finalize();
+    return ok ? 0 : 1;
+}
+C
+"$work/prefix/bin/ordo-oshcc" -std=c11 "$work/hello.c" -o "$work/hello-oshcc"
+"$work/prefix/bin/ordo-oshcc" -std=c11 -c "$work/hello.c" -o "$work/hello.o"
+cc -std=c11 "$work/hello.c" $(pkg-config --cflags --libs ordo-shmem) -o "$work/hello-pc"
+SHMEM_SYMMETRIC_SIZE=8M "$work/prefix/bin/ordorun" -n 2 "$work/hello-oshcc"
+SHMEM_SYMMETRIC_SIZE=8M LD_LIBRARY_PATH=$(pkg-config --variable=libdir ordo-shmem) \
+    "$work/prefix/bin/ordorun" -n 3 "$work/hello-pc"
+echo "install check: pkg-config and find_package consumers ran, and OpenSHMEM ones"
