@@ -14,6 +14,8 @@
 
 #ifdef BENCH_MPI
 #include <mpi.h>
+#elif defined(BENCH_OSHMEM)
+#include <shmem.h>   /* another library's OpenSHMEM (bench_shmem.h) */
 #else
 #include <ordo/ordo.h>
 #endif
@@ -166,6 +168,9 @@ int bench_gather_bindings(void)
 #ifdef BENCH_MPI
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+#elif defined(BENCH_OSHMEM)
+    me = shmem_my_pe();
+    np = 1;   /* gathering needs symmetric memory: the records keep rank 0's */
 #else
     me = ordo_rank();
     np = ordo_size();
@@ -181,6 +186,8 @@ int bench_gather_bindings(void)
 #ifdef BENCH_MPI
         ok = MPI_Gather(mine, BENCH_CPUS_LEN, MPI_CHAR, all, BENCH_CPUS_LEN, MPI_CHAR, 0,
                         MPI_COMM_WORLD) == MPI_SUCCESS;
+#elif defined(BENCH_OSHMEM)
+        ok = 0;
 #else
         ok = ordo_coll_gather(ORDO_COMM_WORLD, mine, BENCH_CPUS_LEN, all, 0) == ORDO_OK;
 #endif
@@ -233,6 +240,12 @@ static void library_version(char *buf, size_t len)
         snprintf(buf, len, "%s", v);
     }
     free(v);
+#elif defined(BENCH_OSHMEM)
+    char name[SHMEM_MAX_NAME_LEN];
+    int major = 0, minor = 0;
+    shmem_info_get_name(name);
+    shmem_info_get_version(&major, &minor);
+    snprintf(buf, len, "%s (OpenSHMEM %d.%d)", name, major, minor);
 #else
     snprintf(buf, len, "ordo %s", ORDO_VERSION_STRING);
 #endif
@@ -252,7 +265,7 @@ static void emit_env(void)
     json_str("kernel", u.release, 1);
     json_str("host", u.nodename, 1);
     json_str("binding", binding_summary(), 1);
-#ifndef BENCH_MPI
+#if !defined(BENCH_MPI) && !defined(BENCH_OSHMEM)
     /* what carries the data to the farthest rank (the MPI builds' path is
      * recorded by whoever forced it: ordo-bench --nodes) */
     char transport[256];

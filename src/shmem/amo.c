@@ -11,7 +11,7 @@ static int amo(const char *routine, shmem_ctx_t ctx, ordo_atomic_op_t op, size_t
                const void *value, const void *compare, void *result, const void *dest, int pe,
                int nbi)
 {
-    size_t off;
+    size_t off = 0;
     ordo_stream_h s;
     if (!shmem_ready(routine) || (s = shmem_ctx_stream(routine, ctx)) == NULL ||
         (pe = shmem_ctx_world_pe(routine, ctx, pe)) < 0 ||

@@ -85,14 +85,8 @@ void shmem_heap_fini(void)
     nblocks = capblocks = 0;
 }
 
-int shmem_heap_offset(const char *routine, const void *addr, size_t len, size_t *off_p)
+int shmem_heap_offset_slow(const char *routine, const void *addr, size_t len)
 {
-    const char *a = addr;
-    if (a >= shmem_g.heap_base && a <= shmem_g.heap_base + shmem_g.heap_size &&
-        len <= (size_t)(shmem_g.heap_base + shmem_g.heap_size - a)) {
-        *off_p = (size_t)(a - shmem_g.heap_base);
-        return 1;
-    }
     shmem_error(routine, "%p (%zu bytes) is not in the symmetric heap: nothing done", addr,
                 len);
     return 0;

@@ -20,7 +20,7 @@ void shmem_error(const char *routine, const char *fmt, ...)
             routine, text);
 }
 
-int shmem_ready(const char *routine)
+int shmem_ready_slow(const char *routine)
 {
     if (shmem_g.initialized && !shmem_g.finalized)
         return 1;
@@ -38,7 +38,7 @@ int shmem_pe_ok(const char *routine, int pe)
     return 0;
 }
 
-ordo_stream_h shmem_ctx_stream(const char *routine, shmem_ctx_t ctx)
+ordo_stream_h shmem_ctx_stream_slow(const char *routine, shmem_ctx_t ctx)
 {
     if (ctx != NULL && ctx->magic == SHMEM_MAGIC_CTX)
         return ctx->stream;
@@ -152,7 +152,7 @@ int shmem_addr_accessible(const void *addr, int pe)
 
 void *shmem_ptr(const void *dest, int pe)
 {
-    size_t off;
+    size_t off = 0;
     if (!shmem_addr_accessible(dest, pe) || !shmem_heap_offset("shmem_ptr", dest, 1, &off))
         return NULL;
     void *base;

@@ -34,7 +34,7 @@ static void check(const char *routine, ordo_status_t st)
 void ordo_shmem_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
                     size_t nelems, size_t size, int pe, int nbi)
 {
-    size_t bytes, off;
+    size_t bytes, off = 0;
     ordo_stream_h s;
     if (!bytes_of(routine, nelems, size, &bytes) || !target(routine, ctx, dest, bytes, &pe, &s, &off) ||
         bytes == 0)
@@ -46,7 +46,7 @@ void ordo_shmem_put(const char *routine, shmem_ctx_t ctx, void *dest, const void
 void ordo_shmem_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
                     size_t nelems, size_t size, int pe, int nbi)
 {
-    size_t bytes, off;
+    size_t bytes, off = 0;
     ordo_stream_h s;
     if (!bytes_of(routine, nelems, size, &bytes) ||
         !target(routine, ctx, source, bytes, &pe, &s, &off) || bytes == 0)
@@ -80,7 +80,7 @@ static void put_signal(const char *routine, shmem_ctx_t ctx, void *dest, const v
                        size_t nelems, size_t size, uint64_t *sig_addr, uint64_t signal,
                        int sig_op, int pe, int nbi)
 {
-    size_t bytes, off, sig_off;
+    size_t bytes, off = 0, sig_off = 0;
     ordo_stream_h s;
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD) {
         shmem_error(routine, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD",
@@ -360,7 +360,7 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
 
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
-    size_t off;
+    size_t off = 0;
     if (!shmem_ready("shmem_signal_wait_until") ||
         !shmem_heap_offset("shmem_signal_wait_until", sig_addr, 8, &off))
         return 0;

@@ -11,6 +11,10 @@
 
 #include "../../include/ordo/shmem.h"
 
+/* What follows stays inside the library: calls to it are direct, not
+ * through the PLT (every routine of the API reaches ordo through them). */
+#pragma GCC visibility push(hidden)
+
 /* A context: an ordo stream (and the team it was made for). */
 struct shmem_ctx_s {
     uint32_t      magic;
@@ -45,23 +49,57 @@ extern shmem_state_t shmem_g;
 extern struct shmem_ctx_s shmem_default_ctx;
 extern struct shmem_team_s shmem_world_team, shmem_shared_team;
 
-/* Report a misuse of a routine that returns nothing: logged once per call
- * site kind, never fatal. */
+/* Report a misuse of a routine: logged, never fatal. */
 void shmem_error(const char *routine, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Whether the library is up (logs the routine otherwise). */
-int shmem_ready(const char *routine);
+/* The checks every routine makes, inline (an 8-byte put is a few dozen
+ * nanoseconds: a call per check would show); the _slow halves log what
+ * was wrong and return 0 (or -1). */
+int shmem_ready_slow(const char *routine);
+int shmem_heap_offset_slow(const char *routine, const void *addr, size_t len);
+ordo_stream_h shmem_ctx_stream_slow(const char *routine, shmem_ctx_t ctx);
+int shmem_ctx_world_pe_slow(const char *routine, shmem_ctx_t ctx, int pe);
 
-/* The offset of [addr, addr + len) in the symmetric heap, or 0 with an
- * error logged naming routine (not symmetric). */
-int shmem_heap_offset(const char *routine, const void *addr, size_t len, size_t *off_p);
+/* Whether the library is up. */
+static inline int shmem_ready(const char *routine)
+{
+    return __builtin_expect(shmem_g.initialized && !shmem_g.finalized, 1) ||
+           shmem_ready_slow(routine);
+}
 
-/* The stream of a context (logs and returns NULL for a bad one). */
-ordo_stream_h shmem_ctx_stream(const char *routine, shmem_ctx_t ctx);
+/* The offset of [addr, addr + len) in the symmetric heap: 0 when it is
+ * not in it (not symmetric). */
+static inline int shmem_heap_offset(const char *routine, const void *addr, size_t len,
+                                    size_t *off_p)
+{
+    const char *a = addr;
+    if (__builtin_expect(a >= shmem_g.heap_base && a <= shmem_g.heap_base + shmem_g.heap_size &&
+                             len <= (size_t)(shmem_g.heap_base + shmem_g.heap_size - a), 1)) {
+        *off_p = (size_t)(a - shmem_g.heap_base);
+        return 1;
+    }
+    return shmem_heap_offset_slow(routine, addr, len);
+}
 
-/* A PE that is in the job (logged otherwise). */
+/* The stream of a context (NULL for a bad one). */
+static inline ordo_stream_h shmem_ctx_stream(const char *routine, shmem_ctx_t ctx)
+{
+    if (__builtin_expect(ctx != NULL && ctx->magic == SHMEM_MAGIC_CTX, 1))
+        return ctx->stream;
+    return shmem_ctx_stream_slow(routine, ctx);
+}
+
+/* A PE that is in the job. */
 int shmem_pe_ok(const char *routine, int pe);
+
+/* The world rank of PE pe of ctx's team (ctx valid), or -1. */
+static inline int shmem_ctx_world_pe(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    if (__builtin_expect(ctx->team == SHMEM_TEAM_WORLD && pe >= 0 && pe < shmem_g.npes, 1))
+        return pe;
+    return shmem_ctx_world_pe_slow(routine, ctx, pe);
+}
 
 /* heap.c */
 int  shmem_heap_init(void);
@@ -74,10 +112,10 @@ void ordo_shmem_get(const char *routine, shmem_ctx_t ctx, void *dest, const void
                     size_t nelems, size_t size, int pe, int nbi);
 
 /* team.c */
-/* The world rank of PE pe of ctx's team, or -1 (logged). */
-int shmem_ctx_world_pe(const char *routine, shmem_ctx_t ctx, int pe);
 void shmem_teams_init(void);
 void shmem_teams_fini(void);
 struct shmem_team_s *shmem_team_of(const char *routine, shmem_team_t team);
+
+#pragma GCC visibility pop
 
 #endif

@@ -133,7 +133,7 @@ static void pass(unsigned *spins)
 static void wait_one(const char *routine, void *ivar, size_t width, int is_signed, int cmp,
                      const void *value)
 {
-    size_t off;
+    size_t off = 0;
     if (!shmem_ready(routine) || !cmp_ok(routine, cmp) || ivar == NULL)
         return;
     const char *a = ivar;

@@ -227,7 +227,7 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
     return 0;
 }
 
-int shmem_ctx_world_pe(const char *routine, shmem_ctx_t ctx, int pe)
+int shmem_ctx_world_pe_slow(const char *routine, shmem_ctx_t ctx, int pe)
 {
     struct shmem_team_s *t = ctx ? ctx->team : NULL;
     if (t == NULL || t == &shmem_world_team)
