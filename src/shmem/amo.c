@@ -13,15 +13,15 @@ static int amo(const char *routine, shmem_ctx_t ctx, ordo_atomic_op_t op, size_t
 {
     size_t off = 0;
     ordo_stream_h s;
+    ordo_region_h r = NULL;
     if (!shmem_ready(routine) || (s = shmem_ctx_stream(routine, ctx)) == NULL ||
         (pe = shmem_ctx_world_pe(routine, ctx, pe)) < 0 ||
-        !shmem_heap_offset(routine, dest, width, &off))
+        !shmem_symmetric(routine, dest, width, &r, &off))
         return 0;
     ordo_atomic_type_t type = width == 4 ? ORDO_UINT32 : ORDO_UINT64;
-    ordo_status_t st = nbi ? ordo_atomic_nb(s, op, type, value, compare, result, shmem_g.heap,
-                                            pe, off, 0, NULL)
-                           : ordo_atomic(s, op, type, value, compare, result, shmem_g.heap, pe,
-                                         off, 0);
+    ordo_status_t st = nbi ? ordo_atomic_nb(s, op, type, value, compare, result, r, pe, off,
+                                            0, NULL)
+                           : ordo_atomic(s, op, type, value, compare, result, r, pe, off, 0);
     if (st != ORDO_OK && st != ORDO_INPROGRESS) {
         shmem_error(routine, "%s", ordo_status_string(st));
         return 0;

@@ -66,6 +66,8 @@ int shmem_heap_init(void)
     }
     shmem_g.heap_base = base;
     shmem_g.heap_size = size;
+    shmem_g.seg[0] = (shmem_segment_t){.region = shmem_g.heap, .base = base, .size = size};
+    shmem_g.nseg = 1;
     blocks = malloc(16 * sizeof(*blocks));
     if (blocks == NULL) {
         ordo_region_free(shmem_g.heap);
@@ -79,16 +81,17 @@ int shmem_heap_init(void)
 
 void shmem_heap_fini(void)
 {
+    shmem_g.nseg = 0;
     ordo_region_free(shmem_g.heap);
     free(blocks);
     blocks = NULL;
     nblocks = capblocks = 0;
 }
 
-int shmem_heap_offset_slow(const char *routine, const void *addr, size_t len)
+int shmem_symmetric_slow(const char *routine, const void *addr, size_t len)
 {
-    shmem_error(routine, "%p (%zu bytes) is not in the symmetric heap: nothing done", addr,
-                len);
+    shmem_error(routine, "%p (%zu bytes) is not symmetric (neither in the symmetric heap nor "
+                         "in the program's global data): nothing done", addr, len);
     return 0;
 }
 

@@ -90,6 +90,7 @@ int shmem_init_thread(int requested, int *provided)
         return 1;
     }
     shmem_g.initialized = 1;
+    shmem_static_init();
     shmem_teams_init();
     shmem_default_ctx.team = SHMEM_TEAM_WORLD;
     if (provided)
@@ -120,6 +121,7 @@ void shmem_finalize(void)
         return;
     shmem_barrier_all();   /* OpenSHMEM: a collective synchronisation first */
     shmem_teams_fini();
+    shmem_static_fini();
     shmem_heap_fini();
     ordo_stream_destroy(shmem_default_ctx.stream);
     shmem_default_ctx.magic = 0;
@@ -146,17 +148,22 @@ int shmem_pe_accessible(int pe)
 int shmem_addr_accessible(const void *addr, int pe)
 {
     const char *a = addr;
-    return shmem_pe_accessible(pe) && a >= shmem_g.heap_base &&
-           a < shmem_g.heap_base + shmem_g.heap_size;
+    if (!shmem_pe_accessible(pe))
+        return 0;
+    for (int i = 0; i < shmem_g.nseg; i++)
+        if (a >= shmem_g.seg[i].base && a < shmem_g.seg[i].base + shmem_g.seg[i].size)
+            return 1;
+    return 0;
 }
 
 void *shmem_ptr(const void *dest, int pe)
 {
     size_t off = 0;
-    if (!shmem_addr_accessible(dest, pe) || !shmem_heap_offset("shmem_ptr", dest, 1, &off))
+    ordo_region_h r = NULL;
+    if (!shmem_addr_accessible(dest, pe) || !shmem_symmetric("shmem_ptr", dest, 1, &r, &off))
         return NULL;
     void *base;
-    if (ordo_region_ptr(shmem_g.heap, pe, &base) != ORDO_OK)
+    if (ordo_region_ptr(r, pe, &base) != ORDO_OK)
         return NULL;   /* not mapped here (another node) */
     return (char *)base + off;
 }

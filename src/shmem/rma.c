@@ -7,12 +7,12 @@
 /* Where a transfer goes: the stream, the remote offset; 0 after logging
  * what was wrong (nothing is done then). */
 static int target(const char *routine, shmem_ctx_t ctx, const void *remote, size_t bytes,
-                  int *pe_p, ordo_stream_h *s_p, size_t *off_p)
+                  int *pe_p, ordo_stream_h *s_p, ordo_region_h *r_p, size_t *off_p)
 {
     if (!shmem_ready(routine) || (*s_p = shmem_ctx_stream(routine, ctx)) == NULL ||
         (*pe_p = shmem_ctx_world_pe(routine, ctx, *pe_p)) < 0)
         return 0;
-    return shmem_heap_offset(routine, remote, bytes, off_p);
+    return shmem_symmetric(routine, remote, bytes, r_p, off_p);
 }
 
 static int bytes_of(const char *routine, size_t nelems, size_t size, size_t *bytes_p)
@@ -36,11 +36,12 @@ void ordo_shmem_put(const char *routine, shmem_ctx_t ctx, void *dest, const void
 {
     size_t bytes, off = 0;
     ordo_stream_h s;
-    if (!bytes_of(routine, nelems, size, &bytes) || !target(routine, ctx, dest, bytes, &pe, &s, &off) ||
+    ordo_region_h r = NULL;
+    if (!bytes_of(routine, nelems, size, &bytes) || !target(routine, ctx, dest, bytes, &pe, &s, &r, &off) ||
         bytes == 0)
         return;
-    check(routine, nbi ? ordo_put_nb(s, source, bytes, shmem_g.heap, pe, off, 0, NULL)
-                       : ordo_put(s, source, bytes, shmem_g.heap, pe, off, 0));
+    check(routine, nbi ? ordo_put_nb(s, source, bytes, r, pe, off, 0, NULL)
+                       : ordo_put(s, source, bytes, r, pe, off, 0));
 }
 
 void ordo_shmem_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
@@ -48,11 +49,12 @@ void ordo_shmem_get(const char *routine, shmem_ctx_t ctx, void *dest, const void
 {
     size_t bytes, off = 0;
     ordo_stream_h s;
+    ordo_region_h r = NULL;
     if (!bytes_of(routine, nelems, size, &bytes) ||
-        !target(routine, ctx, source, bytes, &pe, &s, &off) || bytes == 0)
+        !target(routine, ctx, source, bytes, &pe, &s, &r, &off) || bytes == 0)
         return;
-    check(routine, nbi ? ordo_get_nb(s, dest, bytes, shmem_g.heap, pe, off, 0, NULL)
-                       : ordo_get(s, dest, bytes, shmem_g.heap, pe, off, 0));
+    check(routine, nbi ? ordo_get_nb(s, dest, bytes, r, pe, off, 0, NULL)
+                       : ordo_get(s, dest, bytes, r, pe, off, 0));
 }
 
 /* Strided: element k of source (stride sst) to element k of dest (dst). */
@@ -82,20 +84,25 @@ static void put_signal(const char *routine, shmem_ctx_t ctx, void *dest, const v
 {
     size_t bytes, off = 0, sig_off = 0;
     ordo_stream_h s;
+    ordo_region_h r = NULL, sr = NULL;
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD) {
         shmem_error(routine, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD",
                     sig_op);
         return;
     }
     if (!bytes_of(routine, nelems, size, &bytes) ||
-        !target(routine, ctx, dest, bytes, &pe, &s, &off) ||
-        !shmem_heap_offset(routine, sig_addr, sizeof(*sig_addr), &sig_off))
+        !target(routine, ctx, dest, bytes, &pe, &s, &r, &off) ||
+        !shmem_symmetric(routine, sig_addr, sizeof(*sig_addr), &sr, &sig_off))
         return;
+    if (sr != r) {
+        shmem_error(routine, "the signal and the data must both be on the symmetric heap, or "
+                             "both in global data: nothing done");
+        return;
+    }
     ordo_signal_op_t op = sig_op == SHMEM_SIGNAL_SET ? ORDO_SIGNAL_SET : ORDO_SIGNAL_ADD;
-    check(routine, nbi ? ordo_put_signal_nb(s, source, bytes, shmem_g.heap, pe, off, sig_off,
-                                            signal, op, 0, NULL)
-                       : ordo_put_signal(s, source, bytes, shmem_g.heap, pe, off, sig_off,
-                                         signal, op, 0));
+    check(routine, nbi ? ordo_put_signal_nb(s, source, bytes, r, pe, off, sig_off, signal, op,
+                                            0, NULL)
+                       : ordo_put_signal(s, source, bytes, r, pe, off, sig_off, signal, op, 0));
 }
 
 /* ------------------------------------------------------------ typed */
@@ -361,11 +368,11 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
     size_t off = 0;
+    ordo_region_h r = NULL;
     if (!shmem_ready("shmem_signal_wait_until") ||
-        !shmem_heap_offset("shmem_signal_wait_until", sig_addr, 8, &off))
+        !shmem_symmetric("shmem_signal_wait_until", sig_addr, 8, &r, &off))
         return 0;
-    ordo_status_t st = ordo_wait_until(shmem_g.heap, off, ORDO_UINT64, (ordo_cmp_t)cmp,
-                                       &cmp_value);
+    ordo_status_t st = ordo_wait_until(r, off, ORDO_UINT64, (ordo_cmp_t)cmp, &cmp_value);
     if (st != ORDO_OK)
         shmem_error("shmem_signal_wait_until", "%s", ordo_status_string(st));
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);

@@ -36,6 +36,13 @@ struct shmem_team_s {
 #define SHMEM_MAGIC_CTX  0x53435458u   /* "SCTX" */
 #define SHMEM_MAGIC_TEAM 0x5354454du   /* "STEM" */
 
+/* Memory that is symmetric: an ordo region, and where it lies here. */
+typedef struct shmem_segment {
+    ordo_region_h region;
+    char         *base;
+    size_t        size;
+} shmem_segment_t;
+
 typedef struct shmem_state {
     int            initialized, finalized;
     int            me, npes;
@@ -43,6 +50,10 @@ typedef struct shmem_state {
     char          *heap_base;     /* this PE's part */
     size_t         heap_size;
     int            thread_level;
+    /* the heap, then the program's global and static data where it could
+     * be made symmetric (static.c) */
+    shmem_segment_t seg[2];
+    int            nseg;
 } shmem_state_t;
 
 extern shmem_state_t shmem_g;
@@ -57,7 +68,7 @@ void shmem_error(const char *routine, const char *fmt, ...)
  * nanoseconds: a call per check would show); the _slow halves log what
  * was wrong and return 0 (or -1). */
 int shmem_ready_slow(const char *routine);
-int shmem_heap_offset_slow(const char *routine, const void *addr, size_t len);
+int shmem_symmetric_slow(const char *routine, const void *addr, size_t len);
 ordo_stream_h shmem_ctx_stream_slow(const char *routine, shmem_ctx_t ctx);
 int shmem_ctx_world_pe_slow(const char *routine, shmem_ctx_t ctx, int pe);
 
@@ -68,18 +79,21 @@ static inline int shmem_ready(const char *routine)
            shmem_ready_slow(routine);
 }
 
-/* The offset of [addr, addr + len) in the symmetric heap: 0 when it is
- * not in it (not symmetric). */
-static inline int shmem_heap_offset(const char *routine, const void *addr, size_t len,
-                                    size_t *off_p)
+/* The region and offset of [addr, addr + len) where it is symmetric (the
+ * heap, or global and static data): 0 when it is not. */
+static inline int shmem_symmetric(const char *routine, const void *addr, size_t len,
+                                  ordo_region_h *region_p, size_t *off_p)
 {
     const char *a = addr;
-    if (__builtin_expect(a >= shmem_g.heap_base && a <= shmem_g.heap_base + shmem_g.heap_size &&
-                             len <= (size_t)(shmem_g.heap_base + shmem_g.heap_size - a), 1)) {
-        *off_p = (size_t)(a - shmem_g.heap_base);
-        return 1;
+    for (int i = 0; i < shmem_g.nseg; i++) {
+        const shmem_segment_t *g = &shmem_g.seg[i];
+        if (a >= g->base && a <= g->base + g->size && len <= (size_t)(g->base + g->size - a)) {
+            *region_p = g->region;
+            *off_p = (size_t)(a - g->base);
+            return 1;
+        }
     }
-    return shmem_heap_offset_slow(routine, addr, len);
+    return shmem_symmetric_slow(routine, addr, len);
 }
 
 /* The stream of a context (NULL for a bad one). */
@@ -104,6 +118,12 @@ static inline int shmem_ctx_world_pe(const char *routine, shmem_ctx_t ctx, int p
 /* heap.c */
 int  shmem_heap_init(void);
 void shmem_heap_fini(void);
+
+/* static.c: the program's global and static data made symmetric (where
+ * the pages can be moved into shared memory); logged and left out when
+ * not. */
+void shmem_static_init(void);
+void shmem_static_fini(void);
 
 /* rma.c: nelems elements of size bytes to / from PE pe of ctx's team */
 void ordo_shmem_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,

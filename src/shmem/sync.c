@@ -136,12 +136,17 @@ static void wait_one(const char *routine, void *ivar, size_t width, int is_signe
     size_t off = 0;
     if (!shmem_ready(routine) || !cmp_ok(routine, cmp) || ivar == NULL)
         return;
+    /* a word of a symmetric segment: ordo's wait (quietly: a local word
+     * elsewhere is allowed too, and polled below) */
     const char *a = ivar;
-    if (a >= shmem_g.heap_base && a + width <= shmem_g.heap_base + shmem_g.heap_size &&
-        shmem_heap_offset(routine, ivar, width, &off)) {
+    for (int i = 0; i < shmem_g.nseg; i++) {
+        const shmem_segment_t *g = &shmem_g.seg[i];
+        if (a < g->base || a + width > g->base + g->size)
+            continue;
+        off = (size_t)(a - g->base);
         ordo_atomic_type_t t = width == 4 ? (is_signed ? ORDO_INT32 : ORDO_UINT32)
                                           : (is_signed ? ORDO_INT64 : ORDO_UINT64);
-        ordo_status_t st = ordo_wait_until(shmem_g.heap, off, t, (ordo_cmp_t)cmp, value);
+        ordo_status_t st = ordo_wait_until(g->region, off, t, (ordo_cmp_t)cmp, value);
         if (st != ORDO_OK)
             shmem_error(routine, "%s", ordo_status_string(st));
         return;

@@ -22,6 +22,11 @@ static int me, npes, failures;
 
 static shmem_ctx_t ctx;
 
+/* Global and static data: symmetric, as the standard allows. */
+long global_array[16];
+static uint64_t static_counter;
+static int static_flag;
+
 static long value_of(int pe, int k) { return (long)pe * 100003 + k * 7 + 1; }
 
 static void queries(void)
@@ -39,7 +44,7 @@ static void queries(void)
     int *x = shmem_malloc(sizeof(int));
     int local;
     CHECK(shmem_addr_accessible(x, (me + 1) % npes));
-    CHECK(!shmem_addr_accessible(&local, me));
+    CHECK(!shmem_addr_accessible(&local, me));   /* the stack is not symmetric */
     /* on one node every PE's heap is mapped: shmem_ptr gives a pointer */
     int *peer = shmem_ptr(x, (me + 1) % npes);
     *x = me;
@@ -412,6 +417,32 @@ static void teams_and_collectives(void)
     shmem_free(dst), shmem_free(src);
 }
 
+static void globals(void)
+{
+    int right = (me + 1) % npes, left = (me - 1 + npes) % npes;
+    CHECK(shmem_addr_accessible(global_array, right));
+    long vals[16];
+    for (int k = 0; k < 16; k++)
+        vals[k] = value_of(me, k);
+    shmem_barrier_all();
+    shmem_ctx_long_put(ctx, global_array, vals, 16, right);
+    shmem_ctx_quiet(ctx);
+    shmem_barrier_all();
+    for (int k = 0; k < 16; k++)
+        CHECK(global_array[k] == value_of(left, k));
+    CHECK(shmem_ctx_long_g(ctx, &global_array[5], right) == value_of(me, 5));
+    shmem_ctx_uint64_atomic_add(ctx, &static_counter, (uint64_t)me + 1, 0);
+    shmem_ctx_quiet(ctx);
+    shmem_barrier_all();
+    if (me == 0)
+        CHECK(static_counter == (uint64_t)npes * (npes + 1) / 2);
+    shmem_int_p(&static_flag, 1, right);
+    shmem_int_wait_until(&static_flag, SHMEM_CMP_EQ, 1);
+    shmem_barrier_all();
+    static_flag = 0;
+    shmem_barrier_all();
+}
+
 /* A lock guards a read-modify-write at PE 0 that is not atomic. */
 static void locks(void)
 {
@@ -470,6 +501,7 @@ int main(int argc, char **argv)
     amos();
     waits();
     teams_and_collectives();
+    globals();
     locks();
     contexts();
     if (ctx != SHMEM_CTX_DEFAULT)
