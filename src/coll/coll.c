@@ -185,6 +185,15 @@ int coll_span_ok(const char *call, const void *buf, size_t n, size_t len)
 
 /* A call refused before it issued anything: the members are told (a call
  * every member refuses leaves the context in step). */
+int coll_buffer_ok(const char *call, const void *buf, size_t n, size_t len)
+{
+    if (buf == NULL && len && n) {
+        ordo_error("%s: a NULL buffer", call);
+        return 0;
+    }
+    return coll_span_ok(call, buf, n, len);
+}
+
 ordo_status_t coll_reject(coll_op_t *op, ordo_status_t st)
 {
     coll_refused(op->c, op->call, st);
@@ -342,13 +351,9 @@ static ordo_status_t reduction(ordo_comm_h comm, const void *sbuf, void *rbuf, s
         (root >= 0 && (st = coll_check_root(op, root)) != ORDO_OK))
         return coll_reject(op, st);
     int gets_result = root < 0 || op->c->members[op->c->my_index] == root;
-    if (count && (sbuf == NULL || (gets_result && rbuf == NULL))) {
-        ordo_error("reduction: a NULL buffer");
-        return coll_reject(op, ORDO_ERR_INVALID_PARAM);
-    }
     size_t es = coll_dtype_size(dtype);
-    if (!coll_span_ok("reduction", sbuf, count, es) ||
-        (gets_result && !coll_span_ok("reduction", rbuf, count, es)))
+    if (!coll_buffer_ok("reduction", sbuf, count, es) ||
+        (gets_result && !coll_buffer_ok("reduction", rbuf, count, es)))
         return coll_reject(op, ORDO_ERR_INVALID_PARAM);
     coll_build_reduce(op, sbuf, rbuf, count, dtype, rop, root, ordo_config.coll_reduce);
     return coll_start(op, req_p);

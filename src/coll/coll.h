@@ -148,6 +148,8 @@ ordo_status_t coll_begin(ordo_comm_h comm, ordo_request_h *req_p, coll_op_t **op
 ordo_status_t coll_check_root(coll_op_t *op, int root);
 /* n blocks of len bytes at buf fit in memory (else logged, naming call). */
 int           coll_span_ok(const char *call, const void *buf, size_t n, size_t len);
+/* The same, and a NULL buf refused where it would hold bytes (logged). */
+int           coll_buffer_ok(const char *call, const void *buf, size_t n, size_t len);
 /* Refuse op before it issued anything: the members are told. */
 ordo_status_t coll_reject(coll_op_t *op, ordo_status_t st);
 /* The blocking form's end: wait for req when st says it runs. */

@@ -108,11 +108,7 @@ static ordo_status_t check_reduction(const char *call, const void *sbuf, size_t 
     if (st != ORDO_OK)
         return st;
     size_t es = coll_dtype_size(dt);
-    if ((count && sbuf == NULL) || (mine && rbuf == NULL)) {
-        ordo_error("%s: a NULL buffer", call);
-        return ORDO_ERR_INVALID_PARAM;
-    }
-    if (!coll_span_ok(call, sbuf, count, es) || !coll_span_ok(call, rbuf, mine, es))
+    if (!coll_buffer_ok(call, sbuf, count, es) || !coll_buffer_ok(call, rbuf, mine, es))
         return ORDO_ERR_INVALID_PARAM;
     return ORDO_OK;
 }

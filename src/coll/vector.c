@@ -45,15 +45,6 @@ static int own_block_ok(const char *call, size_t len, size_t slot)
     return 0;
 }
 
-static int buf_ok(const char *call, const void *buf, size_t n, size_t len)
-{
-    if (buf == NULL && len && n) {
-        ordo_error("%s: a NULL buffer", call);
-        return 0;
-    }
-    return coll_span_ok(call, buf, n, len);
-}
-
 /* ------------------------------------------------------------ schedules */
 
 /* Block at off of buf, len bytes: an empty block may sit in no buffer at all. */
@@ -151,8 +142,8 @@ ORDO_API ordo_status_t ordo_coll_scatter_nb(ordo_comm_h comm, const void *sbuf, 
     if ((st = coll_check_root(op, root)) != ORDO_OK)
         return coll_reject(op, st);
     int at_root = R(op, op->c->my_index) == root;
-    if (!buf_ok("ordo_coll_scatter", rbuf, 1, len) ||
-        (at_root && !buf_ok("ordo_coll_scatter", sbuf, (size_t)op->c->nmembers, len)))
+    if (!coll_buffer_ok("ordo_coll_scatter", rbuf, 1, len) ||
+        (at_root && !coll_buffer_ok("ordo_coll_scatter", sbuf, (size_t)op->c->nmembers, len)))
         return coll_reject(op, ORDO_ERR_INVALID_PARAM);
     size_t *lens = NULL, *displs = NULL;
     if (at_root && !uniform_blocks(op, len, &lens, &displs))
@@ -183,7 +174,7 @@ ORDO_API ordo_status_t ordo_coll_scatterv_nb(ordo_comm_h comm, const void *sbuf,
     if ((st = coll_check_root(op, root)) != ORDO_OK)
         return coll_reject(op, st);
     int i = op->c->my_index, at_root = R(op, i) == root;
-    if (!buf_ok("ordo_coll_scatterv", rbuf, 1, len) ||
+    if (!coll_buffer_ok("ordo_coll_scatterv", rbuf, 1, len) ||
         (at_root && (!blocks_ok("ordo_coll_scatterv", sbuf, lens, displs, op->c->nmembers) ||
                      !own_block_ok("ordo_coll_scatterv", len, lens[i]))))
         return coll_reject(op, ORDO_ERR_INVALID_PARAM);
@@ -214,7 +205,7 @@ ORDO_API ordo_status_t ordo_coll_gatherv_nb(ordo_comm_h comm, const void *sbuf, 
     if ((st = coll_check_root(op, root)) != ORDO_OK)
         return coll_reject(op, st);
     int i = op->c->my_index, at_root = R(op, i) == root;
-    if (!buf_ok("ordo_coll_gatherv", sbuf, 1, len) ||
+    if (!coll_buffer_ok("ordo_coll_gatherv", sbuf, 1, len) ||
         (at_root && (!blocks_ok("ordo_coll_gatherv", rbuf, lens, displs, op->c->nmembers) ||
                      !own_block_ok("ordo_coll_gatherv", len, lens[i]))))
         return coll_reject(op, ORDO_ERR_INVALID_PARAM);
@@ -241,7 +232,7 @@ ORDO_API ordo_status_t ordo_coll_allgatherv_nb(ordo_comm_h comm, const void *sbu
     ordo_status_t st = coll_begin(comm, req_p, &op);
     if (st != ORDO_OK)
         return st;
-    if (!buf_ok("ordo_coll_allgatherv", sbuf, 1, len) ||
+    if (!coll_buffer_ok("ordo_coll_allgatherv", sbuf, 1, len) ||
         !blocks_ok("ordo_coll_allgatherv", rbuf, lens, displs, op->c->nmembers) ||
         !own_block_ok("ordo_coll_allgatherv", len, lens[op->c->my_index]))
         return coll_reject(op, ORDO_ERR_INVALID_PARAM);

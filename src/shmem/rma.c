@@ -57,7 +57,9 @@ void ordo_shmem_get(const char *routine, shmem_ctx_t ctx, void *dest, const void
                        : ordo_get(s, dest, bytes, r, pe, off, 0));
 }
 
-/* Strided: element k of source (stride sst) to element k of dest (dst). */
+/* Strided: element k of source (stride sst) to element k of dest (dst).
+ * The remote side is checked once, over all it spans, so a bad call is
+ * refused whole (and said once); then one transfer per element. */
 static void strided(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
                     ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t size, int pe, int put)
 {
@@ -68,13 +70,28 @@ static void strided(const char *routine, shmem_ctx_t ctx, void *dest, const void
                     sst);
         return;
     }
+    size_t rstride = (size_t)(put ? dst : sst), steps = 0, span = 0, off = 0;
+    ordo_stream_h s;
+    ordo_region_h r = NULL;
+    /* the remote elements lie within (nelems-1) * rstride + 1 element slots */
+    if (!bytes_of(routine, nelems - 1, rstride, &steps) ||
+        !bytes_of(routine, steps, size, &span) || span > SIZE_MAX - size) {
+        if (span > SIZE_MAX - size)
+            shmem_error(routine, "the strided span overflows: nothing done");
+        return;
+    }
+    span += size;
+    if (!target(routine, ctx, put ? dest : source, span, &pe, &s, &r, &off))
+        return;
     for (size_t k = 0; k < nelems; k++) {
         char *d = (char *)dest + (size_t)dst * k * size;
-        const char *s = (const char *)source + (size_t)sst * k * size;
-        if (put)
-            ordo_shmem_put(routine, ctx, d, s, 1, size, pe, 0);
-        else
-            ordo_shmem_get(routine, ctx, d, s, 1, size, pe, 0);
+        const char *src = (const char *)source + (size_t)sst * k * size;
+        ordo_status_t st = put ? ordo_put(s, src, size, r, pe, off + rstride * k * size, 0)
+                               : ordo_get(s, d, size, r, pe, off + rstride * k * size, 0);
+        if (st != ORDO_OK && st != ORDO_INPROGRESS) {
+            check(routine, st);
+            return;
+        }
     }
 }
 
