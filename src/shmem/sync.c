@@ -48,6 +48,15 @@ void shmem_sync_all(void)
         shmem_error("shmem_sync_all", "%s", ordo_status_string(st));
 }
 
+/* One pass of a waiting loop: progress, and the core given away now and
+ * then (ranks may outnumber cores). */
+static void pass(unsigned *spins)
+{
+    ordo_progress();
+    if ((++*spins & 63) == 0)
+        sched_yield();
+}
+
 /* ------------------------------------------------------------- locks */
 
 /* A lock word lives at PE 0 (the same symmetric address everywhere):
@@ -63,11 +72,8 @@ static int try_lock(const char *routine, long *lock)
 void shmem_set_lock(long *lock)
 {
     unsigned spins = 0;
-    while (!try_lock("shmem_set_lock", lock)) {
-        ordo_progress();
-        if ((++spins & 63) == 0)
-            sched_yield();
-    }
+    while (!try_lock("shmem_set_lock", lock))
+        pass(&spins);
 }
 
 int shmem_test_lock(long *lock)
@@ -119,15 +125,6 @@ static int cmp_ok(const char *routine, int cmp)
         return 1;
     shmem_error(routine, "comparison %d is none of SHMEM_CMP_*", cmp);
     return 0;
-}
-
-/* One pass of a waiting loop: progress, and the core given away now and
- * then (ranks may outnumber cores). */
-static void pass(unsigned *spins)
-{
-    ordo_progress();
-    if ((++*spins & 63) == 0)
-        sched_yield();
 }
 
 static void wait_one(const char *routine, void *ivar, size_t width, int is_signed, int cmp,
