@@ -86,11 +86,18 @@ typedef struct ordo_oob {
  * At SINGLE and FUNNELED a call from another thread is refused with
  * ORDO_ERR_THREAD and changes nothing; SERIALIZED is the program's promise
  * (not checked).  The lower levels cost nothing; MULTIPLE costs one
- * uncontended lock per call.  Collective calls are still made in the same
- * order on every rank, and at MULTIPLE never by two threads at once for the
- * same context, as MPI asks of communicators: the ordo_coll_* calls and
- * ordo_comm_destroy count for their context; region allocation, creation and
- * free, ordo_comm_create and ordo_barrier for ORDO_COMM_WORLD.  Threads may
+ * uncontended lock per call.  At MULTIPLE streams are the unit of
+ * concurrency for one-sided calls: a put, get, atomic or put_signal that
+ * completes on issue (target mapped into this process, nothing pending on
+ * the stream, a region without ORDO_REGION_EPOCHS), a fence, and a quiet or
+ * flush with nothing pending take their stream's lock alone, so threads on
+ * different streams never contend (counted:
+ * ops_stream_locked); everything else takes one process-wide lock.
+ * Collective calls are still made in the same order on every rank, and at
+ * MULTIPLE never by two threads at once for the same context, as MPI asks
+ * of communicators: the ordo_coll_* calls and ordo_comm_destroy count for
+ * their context; region allocation, creation and free, ordo_comm_create
+ * and ordo_barrier for ORDO_COMM_WORLD.  Threads may
  * share a stream (its order is then the order their calls ran in); a
  * request is tested, waited for or cancelled by one thread only. */
 typedef enum ordo_thread_level {
@@ -981,6 +988,12 @@ typedef struct ordo_stats {
     uint64_t signals;                   /* ordo_put_signal(_nb) calls (what holding the
                                            signal behind its put cost is in ops_deferred
                                            and ops_serialised) */
+    uint64_t ops_stream_locked;         /* at ORDO_THREAD_MULTIPLE, one-sided calls done
+                                           under their stream's lock alone, without the
+                                           process-wide one: put, get, atomic, put_signal
+                                           done at once in mapped memory (nothing pending
+                                           on the stream, no epochs); fence; quiet and
+                                           flush with nothing pending */
 } ordo_stats_t;
 
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p);

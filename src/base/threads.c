@@ -3,9 +3,15 @@
 #define _GNU_SOURCE
 #include "threads.h"
 
+#include <errno.h>
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdatomic.h>
+#include <stdint.h>
 
 #include "log.h"
 
@@ -24,12 +30,35 @@ static atomic_uint kept_out;
 /* Calls of this thread holding it.  Initial-exec: one load off the thread
  * pointer, not a call per access as a shared library's TLS would cost. */
 static _Thread_local unsigned depth __attribute__((tls_model("initial-exec")));
+/* Inner locks this thread holds with the process-wide one, in the order
+ * taken.  Public calls nest two deep at most (a collective's put), each
+ * holding one stream: the bound is never reached by ordo's own calls. */
+enum { MAX_HELD = 16 };
+static _Thread_local ordo_inner_lock_t *held[MAX_HELD] __attribute__((tls_model("initial-exec")));
+static _Thread_local unsigned nheld __attribute__((tls_model("initial-exec")));
+
+/* The bias needs membarrier's private expedited command, registered once
+ * per process; ThreadSanitizer cannot see the barrier it runs. */
+static int bias_possible(void)
+{
+#if defined(__SANITIZE_THREAD__)
+    return 0;
+#else
+    long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED))
+        return 0;
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+#endif
+}
 
 void ordo_threads_start(ordo_thread_level_t l)
 {
+    if (l == ORDO_THREAD_MULTIPLE)
+        ordo_threads_bias_ok = bias_possible();
     level = l;
     initial = pthread_self();
     depth = 0;
+    nheld = 0;
     ordo_threads_mode = l == ORDO_THREAD_MULTIPLE   ? ORDO_THREADS_LOCK
                         : l == ORDO_THREAD_SERIALIZED ? ORDO_THREADS_FREE
                                                       : ORDO_THREADS_CHECK;
@@ -59,6 +88,64 @@ static void give(void)
     pthread_mutex_unlock(&big);
 }
 
+int ordo_threads_bias_ok;
+_Thread_local char ordo_threads_token __attribute__((tls_model("initial-exec")));
+
+static void yield_or_relax(unsigned *spins)
+{
+    if (++*spins % 64 == 0)
+        sched_yield();   /* the holder may wait for this core */
+    else
+        ordo_cpu_relax();
+}
+
+/* The lock is shared from now on, if another thread owns its bias: the
+ * owner, if inside, is seen inside (the barrier it was made to run) and
+ * waited for; if not, it sees the mark when it comes back. */
+static void revoke_bias(ordo_inner_lock_t *m)
+{
+    uintptr_t me = (uintptr_t)&ordo_threads_token;
+    uintptr_t o = atomic_load_explicit(&m->owner, memory_order_seq_cst);
+    if (o == 0 || o == ORDO_INNER_SHARED || o == me)
+        return;
+    if (!atomic_compare_exchange_strong_explicit(&m->owner, &o, ORDO_INNER_SHARED,
+                                                 memory_order_seq_cst, memory_order_seq_cst))
+        return;   /* another thread revoked it, and waits for the owner */
+    if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
+        ordo_error("membarrier refused after it was registered: %s", strerror(errno));
+    unsigned spins = 0;
+    while (atomic_load_explicit(&m->owner_in, memory_order_acquire) != 0)
+        yield_or_relax(&spins);
+}
+
+/* The exchange, never the bias: for the holders with the process-wide
+ * lock (they come and go) and for everyone once the bias is revoked.  The
+ * bias may have been taken by another thread while this one took the
+ * exchange (a first user): revoked then, after the exchange, which the
+ * first user waits for (take_inner_slow). */
+static void inner_lock(ordo_inner_lock_t *m)
+{
+    for (unsigned spins = 0;
+         atomic_exchange_explicit(&m->taken, 1, memory_order_seq_cst) != 0;) {
+        while (atomic_load_explicit(&m->taken, memory_order_relaxed) != 0)
+            yield_or_relax(&spins);
+    }
+    revoke_bias(m);
+}
+
+static void give_held(void)
+{
+    for (unsigned i = nheld; i-- > 0;)
+        ordo_threads_give_inner(held[i], 0);
+}
+
+/* After the process-wide lock, in address order (see lock_inner). */
+static void take_held(void)
+{
+    for (unsigned i = 0; i < nheld; i++)
+        inner_lock(held[i]);
+}
+
 void ordo_threads_lock(void)
 {
     if (depth++ == 0)
@@ -67,8 +154,11 @@ void ordo_threads_lock(void)
 
 void ordo_threads_unlock(void)
 {
-    if (--depth == 0)
+    if (--depth == 0) {
+        give_held();
+        nheld = 0;
         give();
+    }
 }
 
 void ordo_threads_wait_pass_slow(void)
@@ -77,10 +167,126 @@ void ordo_threads_wait_pass_slow(void)
         return;
     unsigned mine = depth;
     depth = 0;
+    give_held();
     give();
     sched_yield();   /* the thread woken may need this core to take it */
     take();
+    take_held();
     depth = mine;
+}
+
+void ordo_threads_inner_init(ordo_inner_lock_t *m)
+{
+    atomic_init(&m->taken, 0);
+    atomic_init(&m->owner, ordo_threads_bias_ok ? 0 : ORDO_INNER_SHARED);
+    atomic_init(&m->owner_in, 0);
+}
+
+int ordo_threads_take_inner_slow(ordo_inner_lock_t *m)
+{
+    uintptr_t me = (uintptr_t)&ordo_threads_token, none = 0;
+    /* The first user takes the bias, then waits for whoever holds the lock
+     * through the exchange (a holder with the process-wide lock; one that
+     * took it while this thread claimed sees the claim and revokes it). */
+    if (atomic_compare_exchange_strong_explicit(&m->owner, &none, me, memory_order_seq_cst,
+                                                memory_order_relaxed)) {
+        unsigned spins = 0;
+        while (atomic_load_explicit(&m->taken, memory_order_seq_cst) != 0)
+            yield_or_relax(&spins);
+        return ordo_threads_take_inner(m);
+    }
+    atomic_fetch_add_explicit(&kept_out, 1, memory_order_relaxed);
+    inner_lock(m);
+    atomic_fetch_sub_explicit(&kept_out, 1, memory_order_relaxed);
+    return 0;
+}
+
+static int holds(const ordo_inner_lock_t *m)
+{
+    for (unsigned i = 0; i < nheld; i++)
+        if (held[i] == m)
+            return 1;
+    return 0;
+}
+
+void ordo_threads_inner_sweep_begin(void)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    /* the owners' plain stores seen, or the withdrawal seen by them */
+    if (ordo_threads_bias_ok && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0))
+        ordo_error("membarrier refused after it was registered: %s", strerror(errno));
+}
+
+void ordo_threads_inner_wait_out(ordo_inner_lock_t *m)
+{
+    uintptr_t me = (uintptr_t)&ordo_threads_token;
+    unsigned spins = 0;
+    if (depth == 0 || holds(m))
+        return;
+    if (!ordo_threads_bias_ok) {
+        inner_lock(m);
+        ordo_threads_give_inner(m, 0);
+        return;
+    }
+    while (atomic_load_explicit(&m->taken, memory_order_seq_cst) != 0)
+        yield_or_relax(&spins);
+    uintptr_t o = atomic_load_explicit(&m->owner, memory_order_seq_cst);
+    if (o != 0 && o != ORDO_INNER_SHARED && o != me)
+        while (atomic_load_explicit(&m->owner_in, memory_order_acquire) != 0)
+            yield_or_relax(&spins);
+}
+
+int ordo_threads_inside(void)
+{
+    return depth > 0;
+}
+
+
+void ordo_threads_hold(ordo_inner_lock_t *m)
+{
+    if (depth == 0 || holds(m))
+        return;
+    if (nheld == MAX_HELD) {   /* unreachable by ordo's calls: see MAX_HELD */
+        ordo_error("internal: more than %d inner locks held by one call", MAX_HELD);
+        return;
+    }
+    ordo_threads_lock_inner(m);   /* in address order, kept to the end */
+}
+
+/* Inner locks held together are taken in address order: those above m are
+ * given back and taken again after it (a wait pass does no more), so no two
+ * threads could wait for each other's even where the process-wide lock did
+ * not order them. */
+int ordo_threads_lock_inner(ordo_inner_lock_t *m)
+{
+    if (depth == 0 || holds(m) || nheld == MAX_HELD)
+        return 0;
+    unsigned at = nheld;
+    while (at > 0 && (uintptr_t)held[at - 1] > (uintptr_t)m)
+        at--;
+    for (unsigned i = nheld; i-- > at;)
+        ordo_threads_give_inner(held[i], 0);
+    inner_lock(m);
+    for (unsigned i = at; i < nheld; i++)
+        inner_lock(held[i]);
+    for (unsigned i = nheld; i > at; i--)
+        held[i] = held[i - 1];
+    held[at] = m;   /* a wait pass meanwhile gives it back too */
+    nheld++;
+    return 1;
+}
+
+void ordo_threads_unlock_inner(ordo_inner_lock_t *m)
+{
+    for (unsigned i = nheld; i-- > 0;) {
+        if (held[i] == m) {
+            for (; i + 1 < nheld; i++)
+                held[i] = held[i + 1];
+            nheld--;
+            break;
+        }
+    }
+    ordo_threads_give_inner(m, 0);
 }
 
 int ordo_threads_on_initial(void)

@@ -48,7 +48,8 @@ static ordo_status_t open_transports(ordo_context_t *ctx)
 {
     char list[sizeof(ordo_config.tl)];
     strcpy(list, ordo_config.tl);
-    ordo_tl_params_t params = {.boot = ctx->boot, .rank = ctx->rank, .size = ctx->size};
+    ordo_tl_params_t params = {.boot = ctx->boot, .rank = ctx->rank, .size = ctx->size,
+                               .ptr_retire = ordo_streams_quiesce};
     char *save = NULL;
     for (char *name = strtok_r(list, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
         const ordo_tl_ops_t *ops = ordo_tl_find(name);
@@ -436,8 +437,11 @@ ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p)
     if (stats_p == NULL)
         return ORDO_ERR_INVALID_PARAM;
     ordo_stats_t sum = ordo_ctx->retired;
-    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next)
+    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next) {
+        int taken = ordo_stream_lock(s);   /* its fast path counts under it */
         add_stats(&sum, &s->stats);
+        ordo_stream_unlock(s, taken);
+    }
     for (int i = 0; i < ordo_ctx->n_ifaces; i++) {
         ordo_tl_iface_t *f = ordo_ctx->ifaces[i];
         if (f->ops->hold)
@@ -499,7 +503,7 @@ ORDO_API ordo_status_t ordo_stats_print(FILE *out)
     P(registrations); P(registration_ns); P(bounce_ops); P(network_ordered);
     P(puts_batched); P(put_batches); P(msgs_bundled); P(msg_bundles); P(pinned_bytes);
     P(rcache_hits); P(rcache_misses); P(rcache_evictions); P(rcache_invalidations);
-    P(signals);
+    P(signals); P(ops_stream_locked);
 #undef P
     return ORDO_OK;
 }

@@ -106,6 +106,12 @@ ordo_status_t ordo_layers_stream_drain(struct ordo_stream *s, int rank);
 struct ordo_stream {
     uint32_t             magic;
     ordo_order_t         order;
+    /* At MULTIPLE (base/threads.h): taken alone by the one-sided fast path
+     * (rma.c), which reads pending_head and writes some counters of stats;
+     * the others who write those counters, or add to the pending list,
+     * hold it too, after the process-wide lock.  The rest is written only
+     * under the process-wide lock. */
+    ordo_inner_lock_t    lock;
     uint64_t             seq;        /* last issued */
     uint64_t             fence_seq;
     uint64_t             done_seq_max;  /* latest-issued operation completed so far */
@@ -167,6 +173,33 @@ static inline ordo_status_t ordo_stream_resolve(ordo_stream_h in, struct ordo_st
     *out = s;
     return ORDO_OK;
 }
+
+/* At MULTIPLE, a call that works on s holds s's lock (after the
+ * process-wide one) until the outermost public call returns. */
+static inline void ordo_stream_hold(struct ordo_stream *s)
+{
+    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK))
+        ordo_threads_hold(&s->lock);
+}
+
+/* ... and code that touches another stream's fast-path state (its pending
+ * list, its counters), from progress for instance, takes it for a moment. */
+static inline int ordo_stream_lock(struct ordo_stream *s)
+{
+    return ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+           ordo_threads_lock_inner(&s->lock);
+}
+
+static inline void ordo_stream_unlock(struct ordo_stream *s, int taken)
+{
+    if (taken)
+        ordo_threads_unlock_inner(&s->lock);
+}
+
+/* Returns once no thread can still use a mapping address it read before
+ * the caller cleared it (each stream's fast path done): then the mapping may
+ * go.  Called with the process-wide lock. */
+void ordo_streams_quiesce(void);
 
 static inline ordo_tl_iface_t *ordo_iface_of(int rank)
 {

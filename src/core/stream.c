@@ -16,10 +16,14 @@ ordo_status_t ordo_stream_new(ordo_order_t order, struct ordo_stream **stream_p)
     struct ordo_stream *s = ordo_ctx->dead_streams;
     if (s) {
         ordo_ctx->dead_streams = s->next;
-        memset(s, 0, sizeof(*s));
-    } else if ((s = calloc(1, sizeof(*s))) == NULL) {
-        return ORDO_ERR_NO_MEMORY;
+    } else {
+        /* a line of its own: threads on different streams share nothing */
+        size_t line = 64, size = (sizeof(*s) + line - 1) / line * line;
+        if ((s = aligned_alloc(line, size)) == NULL)
+            return ORDO_ERR_NO_MEMORY;
     }
+    memset(s, 0, sizeof(*s));
+    ordo_threads_inner_init(&s->lock);
     s->magic = ORDO_MAGIC_STREAM;
     s->order = order;
     s->next = ordo_ctx->streams;
@@ -66,6 +70,15 @@ void ordo_stream_free_dead(void)
     }
 }
 
+void ordo_streams_quiesce(void)
+{
+    if (ordo_threads_mode != ORDO_THREADS_LOCK || ordo_ctx == NULL)
+        return;
+    ordo_threads_inner_sweep_begin();
+    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next)
+        ordo_threads_inner_wait_out(&s->lock);
+}
+
 struct ordo_request *ordo_op_alloc(struct ordo_stream *s)
 {
     struct ordo_request *op = s->free_ops;
@@ -90,17 +103,25 @@ void ordo_op_release(struct ordo_request *op)
     s->free_ops = op;
 }
 
+/* pending_head is stored atomically: MULTIPLE's fast path (rma.c) reads it
+ * under the stream's lock alone, while any thread's progress may unlink. */
 void ordo_op_append(struct ordo_stream *s, struct ordo_request *op)
 {
     op->next = NULL;
     op->prev = s->pending_tail;
-    if (s->pending_tail) s->pending_tail->next = op; else s->pending_head = op;
+    if (s->pending_tail)
+        s->pending_tail->next = op;
+    else
+        __atomic_store_n(&s->pending_head, op, __ATOMIC_RELEASE);
     s->pending_tail = op;
 }
 
 void ordo_op_unlink(struct ordo_stream *s, struct ordo_request *op)
 {
-    if (op->prev) op->prev->next = op->next; else s->pending_head = op->next;
+    if (op->prev)
+        op->prev->next = op->next;
+    else
+        __atomic_store_n(&s->pending_head, op->next, __ATOMIC_RELEASE);
     if (op->next) op->next->prev = op->prev; else s->pending_tail = op->prev;
     op->prev = op->next = NULL;
 }

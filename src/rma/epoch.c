@@ -752,7 +752,9 @@ static ordo_status_t flush_common(ordo_region_h region, const char *call, int ra
     if (!ep->lock_all && (rank < 0 ? ep->nlocked == 0 : !ep->lock[rank]))
         return misuse(region, call, "outside a passive-target epoch (lock or lock_all) to the "
                                     "rank");
+    int taken = ordo_stream_lock(ordo_ctx->default_stream);
     ordo_ctx->default_stream->stats.flush_calls++;
+    ordo_stream_unlock(ordo_ctx->default_stream, taken);
     return rma_region_drain(region, rank, local_only);
 }
 

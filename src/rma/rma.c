@@ -369,15 +369,24 @@ static int pending(const struct ordo_stream *s, const struct ordo_region *r, int
     return 0;
 }
 
+/* The first failure of the stream's implicit operations, cleared (under
+ * the stream's lock: MULTIPLE's fast quiet and flush take it too). */
+static ordo_status_t take_error(struct ordo_stream *s)
+{
+    int taken = ordo_stream_lock(s);
+    ordo_status_t st = s->error;
+    s->error = ORDO_OK;
+    ordo_stream_unlock(s, taken);
+    return st;
+}
+
 static ordo_status_t rma_drain(struct ordo_stream *s, int rank)
 {
     unsigned idle = 0;
     while (pending(s, NULL, rank, 0))
         ordo_progress_wait(&idle);
     atomic_thread_fence(memory_order_seq_cst);
-    ordo_status_t st = s->error;
-    s->error = ORDO_OK;
-    return st;
+    return take_error(s);
 }
 
 ordo_status_t rma_region_drain(struct ordo_region *r, int rank, int local_only)
@@ -387,11 +396,9 @@ ordo_status_t rma_region_drain(struct ordo_region *r, int rank, int local_only)
         unsigned idle = 0;
         while (pending(s, r, rank, local_only))
             ordo_progress_wait(&idle);
-        if (s->error != ORDO_OK) {
-            if (st == ORDO_OK)
-                st = s->error;
-            s->error = ORDO_OK;
-        }
+        ordo_status_t s2 = take_error(s);
+        if (st == ORDO_OK)
+            st = s2;
     }
     /* the data before whatever store tells a peer it is there */
     atomic_thread_fence(memory_order_release);
@@ -427,6 +434,7 @@ static ordo_status_t empty_transfer(ordo_request_h *req_p)
     ordo_status_t st_ = ordo_stream_resolve(stream, &s);                        \
     if (ORDO_UNLIKELY(st_ != ORDO_OK))                                          \
         return st_;                                                             \
+    ordo_stream_hold(s);                                                        \
     if (ORDO_UNLIKELY(((flags) & ~(unsigned)ORDO_OP_FENCED) ||                  \
                       ((buf) == NULL && (len) > 0)))                            \
         return ORDO_ERR_INVALID_PARAM;                                          \
@@ -435,6 +443,204 @@ static ordo_status_t empty_transfer(ordo_request_h *req_p)
     st_ = check_target(region, rank, offset, len, &rkey);                       \
     if (ORDO_UNLIKELY(st_ != ORDO_OK))                                          \
         return st_
+
+/* ------------------------------------------------- MULTIPLE's fast path
+ *
+ * At MULTIPLE an operation that completes on issue (target mapped, nothing
+ * pending on its stream, a region without epochs) runs under its stream's
+ * lock alone, so threads on different streams never share a lock, nor a
+ * line written, on the way.  It reads what the process-wide lock's holders
+ * never change (ordo_ctx, a region's keys and geometry) or change under the
+ * stream lock (pending_head, the counters), and a mapping address the
+ * transport publishes atomically and retires only after every stream's
+ * lock has been taken (ordo_streams_quiesce).  Its pending list grows only
+ * under the stream's lock, and shrinks, from any thread's progress, by
+ * atomic stores (ordo_op_unlink): a list seen empty stays so while the lock
+ * is held.  Whatever else (an error
+ * included) goes the usual way, under the process-wide lock. */
+
+/* The stream, locked, and the mapped address of [offset, offset + len) at
+ * rank; NULL (nothing locked) when the operation cannot go fast. */
+static inline struct ordo_stream *fast_begin(ordo_stream_h stream, size_t len,
+                                             ordo_region_h region, int rank, size_t offset,
+                                             unsigned flags, char **at_p,
+                                             ordo_tl_rkey_t **k_p, int *how_p)
+{
+    if (ORDO_UNLIKELY(ordo_ctx == NULL || (flags & ~(unsigned)ORDO_OP_FENCED) || len == 0 ||
+                      ordo_threads_inside()))
+        return NULL;   /* nested in a call: that call holds the lock anyway */
+    struct ordo_stream *s = stream ? stream : ordo_ctx->default_stream;
+    if (ORDO_UNLIKELY(s->magic != ORDO_MAGIC_STREAM || region == NULL ||
+                      region->magic != ORDO_MAGIC_REGION || region->epoch != NULL ||
+                      (unsigned)rank >= (unsigned)ordo_ctx->size))
+        return NULL;
+    ordo_tl_rkey_t *k = region->rkeys[rank];
+    if (ORDO_UNLIKELY(len > k->size || offset > k->size - len))
+        return NULL;
+    int how = ordo_threads_take_inner(&s->lock);
+    char *ptr = __atomic_load_n((char **)&k->ptr, __ATOMIC_ACQUIRE);
+    if (ORDO_UNLIKELY(__atomic_load_n(&s->pending_head, __ATOMIC_ACQUIRE) != NULL ||
+                      ptr == NULL)) {
+        ordo_threads_give_inner(&s->lock, how);
+        return NULL;
+    }
+    *at_p = ptr + offset;
+    *k_p = k;
+    *how_p = how;
+    return s;
+}
+
+static inline void fast_end(struct ordo_stream *s, int how, int rank, ordo_request_h *req_p)
+{
+    s->stats.pio_ops++;
+    s->stats.ops_stream_locked++;
+    s->stats.attach_hits += rank != ordo_ctx->rank;
+    ordo_threads_give_inner(&s->lock, how);
+    if (req_p)
+        *req_p = NULL;
+}
+
+/* type: ORDO_OP_PUT (buf the source) or ORDO_OP_GET (buf the destination).
+ * Returns whether it was done. */
+static int transfer_fast(ordo_stream_h stream, unsigned type, void *buf, size_t len,
+                         ordo_region_h region, int rank, size_t offset, unsigned flags,
+                         ordo_request_h *req_p)
+{
+    char *at;
+    ordo_tl_rkey_t *k;
+    int how;
+    if (buf == NULL || ordo_ctx == NULL || len > ordo_ctx->pio_max)
+        return 0;
+    struct ordo_stream *s = fast_begin(stream, len, region, rank, offset, flags, &at, &k, &how);
+    if (s == NULL)
+        return 0;
+    order_point(s, flags);
+    if (type == ORDO_OP_PUT) {
+        s->stats.puts++;
+        s->stats.bytes_put += len;
+        memcpy(at, buf, len);
+    } else {
+        s->stats.gets++;
+        s->stats.bytes_got += len;
+        memcpy(buf, at, len);
+    }
+    fast_end(s, how, rank, req_p);
+    return 1;
+}
+
+static int atomic_fast(ordo_stream_h stream, ordo_atomic_op_t aop, ordo_atomic_type_t type,
+                       const void *value, const void *compare, void *result,
+                       ordo_region_h region, int rank, size_t offset, unsigned flags,
+                       ordo_request_h *req_p)
+{
+    if ((unsigned)type > ORDO_INT64 || (unsigned)aop > ORDO_ATOMIC_CSWAP || value == NULL ||
+        (result == NULL && (aop == ORDO_ATOMIC_SWAP || aop == ORDO_ATOMIC_CSWAP)) ||
+        (compare == NULL && aop == ORDO_ATOMIC_CSWAP))
+        return 0;
+    unsigned width = (type == ORDO_UINT32 || type == ORDO_INT32) ? 4 : 8;
+    char *at;
+    ordo_tl_rkey_t *k;
+    int how;
+    struct ordo_stream *s = fast_begin(stream, width, region, rank, offset, flags, &at, &k, &how);
+    if (s == NULL)
+        return 0;
+    if ((k->base + offset) % width) {
+        ordo_threads_give_inner(&s->lock, how);
+        return 0;
+    }
+    uint64_t v = 0, c = 0;
+    if (width == 4) {
+        uint32_t v32, c32 = 0;
+        memcpy(&v32, value, 4);
+        if (compare)
+            memcpy(&c32, compare, 4);
+        v = v32;
+        c = c32;
+    } else {
+        memcpy(&v, value, 8);
+        if (compare)
+            memcpy(&c, compare, 8);
+    }
+    s->stats.atomics++;
+    order_point(s, flags);
+    uint64_t old = ordo_tl_atomic_apply(at, aop, width, v, c);
+    if (result)
+        write_result(result, width, old);
+    fast_end(s, how, rank, req_p);
+    return 1;
+}
+
+/* The blocking form: both done by the CPU, a store fence between them in
+ * every mode (see put_signal_common). */
+static int put_signal_fast(ordo_stream_h stream, const void *src, size_t len,
+                           ordo_region_h region, int rank, size_t offset, size_t sig_offset,
+                           uint64_t signal, ordo_signal_op_t sig_op, unsigned flags)
+{
+    char *at, *sig;
+    ordo_tl_rkey_t *k;
+    int how;
+    if ((unsigned)sig_op > ORDO_SIGNAL_ADD || src == NULL || ordo_ctx == NULL ||
+        len > ordo_ctx->pio_max)
+        return 0;
+    struct ordo_stream *s = fast_begin(stream, len, region, rank, offset, flags, &at, &k, &how);
+    if (s == NULL)
+        return 0;
+    if (8 > k->size || sig_offset > k->size - 8 || (k->base + sig_offset) % 8) {
+        ordo_threads_give_inner(&s->lock, how);
+        return 0;
+    }
+    sig = at - offset + sig_offset;
+    s->stats.puts++;
+    s->stats.bytes_put += len;
+    order_point(s, flags);
+    memcpy(at, src, len);
+    s->stats.pio_ops++;
+    s->stats.atomics++;
+    atomic_thread_fence(memory_order_release);   /* the data before the signal, */
+    order_point(s, flags);                        /* whatever the mode */
+    ordo_tl_atomic_apply(sig, sig_op == ORDO_SIGNAL_SET ? ORDO_ATOMIC_SWAP : ORDO_ATOMIC_ADD, 8,
+                         signal, 0);
+    s->stats.signals++;
+    s->stats.attach_hits += rank != ordo_ctx->rank;   /* the put's; fast_end the signal's */
+    fast_end(s, how, rank, NULL);
+    return 1;
+}
+
+/* ordo_fence, ordo_quiet and ordo_flush of a stream with nothing pending
+ * (all its operations were done by the CPU).  kind: 0 fence, 1 quiet, 2
+ * flush; returns whether it was done, with its status in *st_p. */
+static int complete_fast(ordo_stream_h stream, int kind, int rank, ordo_status_t *st_p)
+{
+    if (ORDO_UNLIKELY(ordo_ctx == NULL || ordo_threads_inside() ||
+                      (kind == 2 && (rank < 0 || rank >= ordo_ctx->size))))
+        return 0;
+    struct ordo_stream *s = stream ? stream : ordo_ctx->default_stream;
+    if (ORDO_UNLIKELY(s->magic != ORDO_MAGIC_STREAM))
+        return 0;
+    int how = ordo_threads_take_inner(&s->lock);
+    if (kind == 0) {
+        s->stats.fence_calls++;
+        s->fence_seq = s->seq;
+        atomic_thread_fence(memory_order_release);
+        s->stats.fences_inserted++;
+        *st_p = ORDO_OK;
+    } else {
+        if (__atomic_load_n(&s->pending_head, __ATOMIC_ACQUIRE) != NULL) {
+            ordo_threads_give_inner(&s->lock, how);
+            return 0;
+        }
+        if (kind == 1)
+            s->stats.quiet_calls++;
+        else
+            s->stats.flush_calls++;
+        atomic_thread_fence(memory_order_seq_cst);
+        *st_p = s->error;
+        s->error = ORDO_OK;
+    }
+    s->stats.ops_stream_locked++;
+    ordo_threads_give_inner(&s->lock, how);
+    return 1;
+}
 
 /* Put or get that cannot take the fast path: buf is the source of a put,
  * the destination of a get. */
@@ -503,6 +709,9 @@ static inline ordo_status_t put_common(ordo_stream_h stream, const void *src, si
 ORDO_API ordo_status_t ordo_put(ordo_stream_h stream, const void *src, size_t len,
                                 ordo_region_h region, int rank, size_t offset, unsigned flags)
 {
+    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+        transfer_fast(stream, ORDO_OP_PUT, (void *)src, len, region, rank, offset, flags, NULL))
+        return ORDO_OK;
     ORDO_API_ENTER();
     return put_common(stream, src, len, region, rank, offset, flags, NULL, 1);
 }
@@ -511,6 +720,9 @@ ORDO_API ordo_status_t ordo_put_nb(ordo_stream_h stream, const void *src, size_t
                                    ordo_region_h region, int rank, size_t offset,
                                    unsigned flags, ordo_request_h *req_p)
 {
+    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+        transfer_fast(stream, ORDO_OP_PUT, (void *)src, len, region, rank, offset, flags, req_p))
+        return ORDO_OK;
     ORDO_API_ENTER();
     return put_common(stream, src, len, region, rank, offset, flags, req_p, 0);
 }
@@ -540,6 +752,9 @@ static inline ordo_status_t get_common(ordo_stream_h stream, void *dst, size_t l
 ORDO_API ordo_status_t ordo_get(ordo_stream_h stream, void *dst, size_t len,
                                 ordo_region_h region, int rank, size_t offset, unsigned flags)
 {
+    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+        transfer_fast(stream, ORDO_OP_GET, dst, len, region, rank, offset, flags, NULL))
+        return ORDO_OK;
     ORDO_API_ENTER();
     return get_common(stream, dst, len, region, rank, offset, flags, NULL, 1);
 }
@@ -548,6 +763,9 @@ ORDO_API ordo_status_t ordo_get_nb(ordo_stream_h stream, void *dst, size_t len,
                                    ordo_region_h region, int rank, size_t offset,
                                    unsigned flags, ordo_request_h *req_p)
 {
+    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+        transfer_fast(stream, ORDO_OP_GET, dst, len, region, rank, offset, flags, req_p))
+        return ORDO_OK;
     ORDO_API_ENTER();
     return get_common(stream, dst, len, region, rank, offset, flags, req_p, 0);
 }
@@ -623,6 +841,9 @@ ORDO_API ordo_status_t ordo_atomic(ordo_stream_h stream, ordo_atomic_op_t op,
                                    const void *compare, void *result, ordo_region_h region,
                                    int rank, size_t offset, unsigned flags)
 {
+    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+        atomic_fast(stream, op, type, value, compare, result, region, rank, offset, flags, NULL))
+        return ORDO_OK;
     ORDO_API_ENTER();
     return atomic_common(stream, op, type, value, compare, result, region, rank, offset, flags,
                          NULL, 1, 0);
@@ -634,6 +855,10 @@ ORDO_API ordo_status_t ordo_atomic_nb(ordo_stream_h stream, ordo_atomic_op_t op,
                                       int rank, size_t offset, unsigned flags,
                                       ordo_request_h *req_p)
 {
+    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+        atomic_fast(stream, op, type, value, compare, result, region, rank, offset, flags,
+                    req_p))
+        return ORDO_OK;
     ORDO_API_ENTER();
     return atomic_common(stream, op, type, value, compare, result, region, rank, offset, flags,
                          req_p, 0, 0);
@@ -661,6 +886,7 @@ static ordo_status_t put_signal_common(ordo_stream_h stream, const void *src, si
     ordo_status_t st = ordo_stream_resolve(stream, &s);
     if (st != ORDO_OK)
         return st;
+    ordo_stream_hold(s);
     /* the signal word is checked before anything moves */
     if (rank != ORDO_PROC_NULL) {
         ordo_tl_rkey_t *k;
@@ -678,14 +904,15 @@ static ordo_status_t put_signal_common(ordo_stream_h stream, const void *src, si
         return st;
     }
     atomic_thread_fence(memory_order_release);   /* a put done by the CPU, before the signal */
-    uint64_t saved = s->fence_seq;
+    uint64_t saved = s->fence_seq, fences = s->stats.fence_calls;
     int hold = s->order == ORDO_ORDER_RELAXED || req_p != NULL;
     if (hold && s->seq > s->fence_seq)
         s->fence_seq = s->seq;   /* the signal alone waits for it */
     st = atomic_common(stream, sig_op == ORDO_SIGNAL_SET ? ORDO_ATOMIC_SWAP : ORDO_ATOMIC_ADD,
                        ORDO_UINT64, &signal, NULL, NULL, region, rank, sig_offset, flags,
                        req_p, blocking, 1);
-    s->fence_seq = saved;
+    if (s->stats.fence_calls == fences)   /* a fence of another thread's meanwhile stays */
+        s->fence_seq = saved;
     s->stats.signals++;
     return st;
 }
@@ -695,6 +922,10 @@ ORDO_API ordo_status_t ordo_put_signal(ordo_stream_h stream, const void *src, si
                                        size_t sig_offset, uint64_t signal,
                                        ordo_signal_op_t sig_op, unsigned flags)
 {
+    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+        put_signal_fast(stream, src, len, region, rank, offset, sig_offset, signal, sig_op,
+                        flags))
+        return ORDO_OK;
     ORDO_API_ENTER();
     return put_signal_common(stream, src, len, region, rank, offset, sig_offset, signal, sig_op,
                              flags, NULL, 1);
@@ -715,11 +946,16 @@ ORDO_API ordo_status_t ordo_put_signal_nb(ordo_stream_h stream, const void *src,
 
 ORDO_API ordo_status_t ordo_fence(ordo_stream_h stream)
 {
+    ordo_status_t fast_st;
+    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+        complete_fast(stream, 0, -1, &fast_st))
+        return fast_st;
     ORDO_CHECK_INIT();
     struct ordo_stream *s;
     ordo_status_t st = ordo_stream_resolve(stream, &s);
     if (st != ORDO_OK)
         return st;
+    ordo_stream_hold(s);
     s->stats.fence_calls++;
     s->fence_seq = s->seq;
     atomic_thread_fence(memory_order_release);
@@ -729,22 +965,32 @@ ORDO_API ordo_status_t ordo_fence(ordo_stream_h stream)
 
 ORDO_API ordo_status_t ordo_quiet(ordo_stream_h stream)
 {
+    ordo_status_t fast_st;
+    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+        complete_fast(stream, 1, -1, &fast_st))
+        return fast_st;
     ORDO_CHECK_INIT();
     struct ordo_stream *s;
     ordo_status_t st = ordo_stream_resolve(stream, &s);
     if (st != ORDO_OK)
         return st;
+    ordo_stream_hold(s);
     s->stats.quiet_calls++;
     return rma_drain(s, -1);
 }
 
 ORDO_API ordo_status_t ordo_flush(ordo_stream_h stream, int rank)
 {
+    ordo_status_t fast_st;
+    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+        complete_fast(stream, 2, rank, &fast_st))
+        return fast_st;
     ORDO_CHECK_INIT();
     struct ordo_stream *s;
     ordo_status_t st = ordo_stream_resolve(stream, &s);
     if (st != ORDO_OK)
         return st;
+    ordo_stream_hold(s);
     if (rank == ORDO_PROC_NULL)
         return ORDO_OK;
     if (rank < 0 || rank >= ordo_ctx->size)
@@ -758,9 +1004,13 @@ ORDO_API ordo_status_t ordo_flush(ordo_stream_h stream, int rank)
 static unsigned rma_progress(void)
 {
     unsigned n = 0;
-    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next)
-        if (s->ndeferred)
+    for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next) {
+        if (s->ndeferred) {
+            int taken = ordo_stream_lock(s);
             n += rma_schedule(s);
+            ordo_stream_unlock(s, taken);
+        }
+    }
     return n;
 }
 

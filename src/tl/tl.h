@@ -76,7 +76,10 @@ typedef struct ordo_tl_ops   ordo_tl_ops_t;
 /* A peer's exposed memory as seen from here.  ptr is a load/store address of
  * the peer memory's first byte when it is mapped into this process, else NULL
  * (it may change between NULL and an address as mappings come and go: read it
- * once per operation). */
+ * once per operation).  Threads of the one-sided fast path read it without
+ * the process-wide lock: a transport stores it atomically (release), and
+ * before the memory behind an old address goes, clears it and calls the
+ * params' ptr_retire. */
 typedef struct ordo_tl_rkey {
     void     *ptr;
     size_t    size;
@@ -104,6 +107,9 @@ typedef struct ordo_tl_params {
     ordo_boot_t *boot;
     int          rank;
     int          size;
+    /* Returns once no thread can still use an rkey ptr it read before the
+     * transport cleared it (see ordo_tl_rkey_t). */
+    void       (*ptr_retire)(void);
 } ordo_tl_params_t;
 
 /* Where the owner's memory lives. */

@@ -11,6 +11,15 @@
  *                                   nothing; the initial thread goes on
  *   test_threads serialized         another thread may call, one at a time
  *   test_threads env LEVEL          ordo_init(NULL) runs at ORDO_THREAD_LEVEL
+ *   test_threads streams [iters]    MULTIPLE's one-sided fast path: threads on
+ *                                   their own streams put, get, add and
+ *                                   put_signal over more regions than the
+ *                                   attach cache holds (run with a small
+ *                                   ORDO_ATTACH_CACHE_MAX: mappings come and
+ *                                   go under them), every value checked; the
+ *                                   operations that could go fast did so
+ *                                   under the stream's lock alone
+ *                                   (ops_stream_locked), and at SINGLE none
  *
  * Any rank count; at more ranks than cores it is oversubscribed but
  * correct. */
@@ -287,6 +296,207 @@ static void run_level(ordo_thread_level_t level)
     CHECK_OK(ordo_region_free(region));
 }
 
+/* ------------------------------------------------ MULTIPLE's fast path */
+
+enum { FAST_THREADS = 2, FAST_REGIONS = 5 };
+
+/* Region layout: word 0 a counter every thread adds to; then per (rank,
+ * thread) a data word and a signal word the partner's same thread writes. */
+static size_t fast_data(int rank, int t) { return 8 + ((size_t)rank * FAST_THREADS + (size_t)t) * 16; }
+static size_t fast_sig(int rank, int t) { return fast_data(rank, t) + 8; }
+
+typedef struct {
+    int           t;
+    ordo_region_h regions[FAST_REGIONS];
+    void         *bases[FAST_REGIONS];
+    uint64_t      local_ops;   /* to this rank: always mapped, so always fast */
+} fast_worker_t;
+
+static void *fast_hammer(void *arg)
+{
+    fast_worker_t *w = arg;
+    int me = ordo_rank(), peer = partner();
+    ordo_stream_h s;
+    ordo_stream_params_t sp = {.field_mask = ORDO_STREAM_FIELD_ORDER,
+                               .order = (ordo_order_t)(w->t % 3)};
+    CHECK_OK(ordo_stream_create(&sp, &s));
+    for (int i = 0; i < iters; i++) {
+        int r = (i + w->t) % FAST_REGIONS;
+        ordo_region_h reg = w->regions[r];
+        uint64_t v = stamp(me, w->t, i), back = 0, one = 1, old = 0;
+        /* the partner's word for this thread, read back */
+        CHECK_OK(ordo_put(s, &v, sizeof(v), reg, peer, fast_data(me, w->t), 0));
+        CHECK_OK(ordo_get(s, &back, sizeof(back), reg, peer, fast_data(me, w->t),
+                          ORDO_OP_FENCED));   /* a get after a put: ordered in no mode */
+        if (peer == me || ordo_size() == 1)
+            w->local_ops += 2;
+        CHECK_OK(ordo_flush(s, peer));
+        CHECK(back == v);
+        /* a shared counter at this rank: local, mapped, fast */
+        CHECK_OK(ordo_atomic(s, ORDO_ATOMIC_ADD, ORDO_UINT64, &one, NULL, &old, reg, me, 0, 0));
+        w->local_ops++;
+        /* data then signal at the partner: the signal never before the data */
+        CHECK_OK(ordo_put_signal(s, &v, sizeof(v), reg, peer, fast_data(me, w->t),
+                                 fast_sig(me, w->t), (uint64_t)i + 1, ORDO_SIGNAL_SET, 0));
+        if (peer == me)
+            w->local_ops++;
+        /* and what the partner's thread signalled here */
+        const volatile uint64_t *mine = w->bases[r];
+        uint64_t sig = __atomic_load_n((const uint64_t *)&mine[fast_sig(peer, w->t) / 8],
+                                       __ATOMIC_ACQUIRE);
+        uint64_t data = mine[fast_data(peer, w->t) / 8];
+        if (sig != 0)
+            CHECK(data >> 48 == (uint64_t)peer + 1 && (data & 0xffffffffu) + 1 >= sig);
+    }
+    CHECK_OK(ordo_quiet(s));
+    CHECK_OK(ordo_stream_destroy(s));
+    return NULL;
+}
+
+/* Threads sharing one fresh stream: the first to use it takes its lock's
+ * bias, the other revokes it while the first may be inside.  The stream's
+ * counters are plain additions under its lock: a lost one would show two
+ * threads inside at once. */
+enum { SHARE_ROUNDS = 20, SHARE_OPS = 5000 };
+
+typedef struct {
+    ordo_stream_h     *stream;   /* the round's, set by the main thread */
+    ordo_region_h      region;
+    pthread_barrier_t *round;
+    unsigned           ready;    /* both spin until both are there */
+} share_arg_t;
+
+static void *share_rounds(void *arg)
+{
+    share_arg_t *a = arg;
+    for (int r = 0; r < SHARE_ROUNDS; r++) {
+        pthread_barrier_wait(a->round);   /* the stream is new */
+        /* a barrier's wake-up takes longer than a round: start together */
+        unsigned target = 2u * ((unsigned)r + 1);
+        __atomic_add_fetch(&a->ready, 1, __ATOMIC_SEQ_CST);
+        while (__atomic_load_n(&a->ready, __ATOMIC_ACQUIRE) < target)
+            ;
+        uint64_t one = 1;
+        for (int i = 0; i < SHARE_OPS; i++) {
+            CHECK_OK(ordo_atomic(*a->stream, ORDO_ATOMIC_ADD, ORDO_UINT64, &one, NULL, NULL,
+                                 a->region, ordo_rank(), 0, 0));
+            if (i % 50 == 0)
+                CHECK_OK(ordo_quiet(*a->stream));
+        }
+        pthread_barrier_wait(a->round);   /* both done with it */
+        pthread_barrier_wait(a->round);   /* the main thread destroyed it */
+    }
+    return NULL;
+}
+
+static void run_shared_rounds(ordo_region_h region, const void *base)
+{
+    ordo_stream_h stream = NULL;
+    pthread_barrier_t round;
+    pthread_barrier_init(&round, NULL, 3);
+    share_arg_t a = {.stream = &stream, .region = region, .round = &round};
+    pthread_t th[2];
+    uint64_t start = __atomic_load_n((const uint64_t *)base, __ATOMIC_ACQUIRE);
+    for (int t = 0; t < 2; t++)
+        CHECK(pthread_create(&th[t], NULL, share_rounds, &a) == 0);
+    for (int r = 0; r < SHARE_ROUNDS; r++) {
+        CHECK_OK(ordo_stream_create(NULL, &stream));
+        pthread_barrier_wait(&round);
+        pthread_barrier_wait(&round);
+        CHECK_OK(ordo_stream_destroy(stream));
+        pthread_barrier_wait(&round);
+    }
+    for (int t = 0; t < 2; t++)
+        CHECK(pthread_join(th[t], NULL) == 0);
+    pthread_barrier_destroy(&round);
+    uint64_t end = __atomic_load_n((const uint64_t *)base, __ATOMIC_ACQUIRE);
+    CHECK(end - start == 2ull * SHARE_ROUNDS * SHARE_OPS);
+}
+
+static void run_streams(ordo_thread_level_t level)
+{
+    ordo_init_params_t p = {.field_mask = ORDO_INIT_FIELD_THREAD_LEVEL, .thread_level = level};
+    REQUIRE_OK(ordo_init(&p));
+    int n = ordo_size(), me = ordo_rank();
+    size_t bytes = fast_data(n, 0);
+    fast_worker_t w[FAST_THREADS];
+    for (int r = 0; r < FAST_REGIONS; r++) {
+        ordo_region_h reg;
+        void *base;
+        REQUIRE_OK(ordo_region_alloc(bytes, 0, &reg, &base));
+        memset(base, 0, bytes);
+        for (int t = 0; t < FAST_THREADS; t++) {
+            w[t].regions[r] = reg;
+            w[t].bases[r] = base;
+        }
+    }
+    ordo_stats_t before, after;
+    CHECK_OK(ordo_coll_barrier(ORDO_COMM_WORLD));
+    if (level == ORDO_THREAD_MULTIPLE) {
+        ordo_stats_t s0, s1;
+        CHECK_OK(ordo_stats_get(&s0));
+        run_shared_rounds(w[0].regions[0], w[0].bases[0]);
+        CHECK_OK(ordo_stats_get(&s1));
+        /* every add counted once: no two threads were inside the lock */
+        CHECK(s1.atomics - s0.atomics == 2ull * SHARE_ROUNDS * SHARE_OPS);
+        ((uint64_t *)w[0].bases[0])[0] = 0;
+    }
+    CHECK_OK(ordo_coll_barrier(ORDO_COMM_WORLD));
+    CHECK_OK(ordo_stats_get(&before));
+    pthread_t th[FAST_THREADS];
+    int threads = level == ORDO_THREAD_MULTIPLE ? FAST_THREADS : 1;
+    for (int t = 0; t < FAST_THREADS; t++) {
+        w[t].t = t;
+        w[t].local_ops = 0;
+    }
+    if (threads == 1) {
+        fast_hammer(&w[0]);   /* the initial thread, as the lower levels ask */
+    } else {
+        for (int t = 0; t < threads; t++)
+            CHECK(pthread_create(&th[t], NULL, fast_hammer, &w[t]) == 0);
+        for (int t = 0; t < threads; t++)
+            CHECK(pthread_join(th[t], NULL) == 0);
+    }
+    CHECK_OK(ordo_stats_get(&after));
+    CHECK_OK(ordo_coll_barrier(ORDO_COMM_WORLD));
+
+    /* every thread's last word and signal landed at the partner */
+    int peer = partner();
+    uint64_t adds = 0;
+    for (int r = 0; r < FAST_REGIONS; r++)
+        adds += ((const uint64_t *)w[0].bases[r])[0];
+    CHECK(adds == (uint64_t)threads * (uint64_t)iters);
+    for (int t = 0; t < threads; t++) {
+        int last = iters - 1, r = (last + t) % FAST_REGIONS;
+        const uint64_t *words = w[0].bases[r];
+        CHECK(words[fast_data(peer, t) / 8] == stamp(peer, t, last));
+        CHECK(words[fast_sig(peer, t) / 8] == (uint64_t)last + 1);
+    }
+    uint64_t fast = after.ops_stream_locked - before.ops_stream_locked, local = 0;
+    for (int t = 0; t < threads; t++)
+        local += w[t].local_ops;
+    if (level == ORDO_THREAD_MULTIPLE) {
+        /* every operation to this rank's own memory went fast; to a mapped
+         * peer most did (the first after an eviction goes the usual way) */
+        CHECK(fast >= local);
+        if (peer != me && after.attach_evictions == before.attach_evictions &&
+            after.attach_misses > 0)
+            CHECK(fast > local);
+    } else {
+        CHECK(fast == 0);   /* the lower levels never take stream locks */
+    }
+    if (me == 0)
+        printf("test_threads streams: %d thread(s), %llu calls under the stream lock alone "
+               "(fences, quiets, flushes included) for %llu puts, gets and atomics, %llu "
+               "mapping evictions\n",
+               threads, (unsigned long long)fast,
+               (unsigned long long)(after.puts + after.gets + after.atomics -
+                                    before.puts - before.gets - before.atomics),
+               (unsigned long long)(after.attach_evictions - before.attach_evictions));
+    for (int r = 0; r < FAST_REGIONS; r++)
+        CHECK_OK(ordo_region_free(w[0].regions[r]));
+}
+
 static int level_named(const char *s, ordo_thread_level_t *l)
 {
     static const char *const names[] = {"single", "funneled", "serialized", "multiple"};
@@ -306,6 +516,13 @@ int main(int argc, char **argv)
         if (argc > 2)
             iters = atoi(argv[2]);
         run_multiple();
+    } else if (strcmp(mode, "streams") == 0) {
+        if (argc > 2)
+            iters = atoi(argv[2]);
+        level = ORDO_THREAD_MULTIPLE;
+        if (argc > 3 && !level_named(argv[3], &level))
+            return 2;
+        run_streams(level);
     } else if (strcmp(mode, "env") == 0 && argc > 2 && level_named(argv[2], &level)) {
         REQUIRE_OK(ordo_init(NULL));
         ordo_thread_level_t got;
@@ -314,8 +531,8 @@ int main(int argc, char **argv)
     } else if (level_named(mode, &level)) {
         run_level(level);
     } else {
-        fprintf(stderr, "usage: test_threads multiple [iters] | single | funneled | "
-                        "serialized | env LEVEL\n");
+        fprintf(stderr, "usage: test_threads multiple [iters] | streams [iters [LEVEL]] | single | "
+                        "funneled | serialized | env LEVEL\n");
         return 2;
     }
     CHECK_OK(ordo_finalize());

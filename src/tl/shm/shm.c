@@ -71,6 +71,7 @@ typedef struct shm_iface {
     shm_rkey_t        *oldest, *newest;                /* attached peer mappings */
     int                attached, attach_max;
     shm_mailbox_t      mbox;                           /* active messages */
+    void             (*ptr_retire)(void);
 } shm_iface_t;
 
 shm_mailbox_t *shm_mailbox_of(ordo_tl_iface_t *iface)
@@ -90,9 +91,11 @@ static void cache_unlink(shm_iface_t *s, shm_rkey_t *k)
 static void detach(shm_iface_t *s, shm_rkey_t *k)
 {
     cache_unlink(s, k);
+    __atomic_store_n(&k->super.ptr, NULL, __ATOMIC_SEQ_CST);
+    if (s->ptr_retire)
+        s->ptr_retire();   /* no thread still copying through the old address */
     munmap(k->map, k->map_len);
     k->map = NULL;
-    k->super.ptr = NULL;
     s->attached--;
 }
 
@@ -119,7 +122,7 @@ static ordo_status_t attach(shm_iface_t *s, shm_rkey_t *k)
         return errno == ENOMEM ? ORDO_ERR_NO_MEMORY : ORDO_ERR_IO;
     }
     k->map = m;
-    k->super.ptr = (char *)m + k->map_offset;
+    __atomic_store_n(&k->super.ptr, (void *)((char *)m + k->map_offset), __ATOMIC_RELEASE);
     k->older = s->newest;
     k->newer = NULL;
     if (s->newest) s->newest->newer = k; else s->oldest = k;
@@ -511,6 +514,7 @@ static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_ifac
     s->boot = params->boot;
     s->rank = params->rank;
     s->size = params->size;
+    s->ptr_retire = params->ptr_retire;
     s->pio_max = ordo_config.pio_max;
     s->chunk = ordo_config.engine_chunk;
     s->attach_max = ordo_config.attach_cache_max;
