@@ -89,7 +89,7 @@ void shmem_info_get_name(char *name);
 
 /* Collective over every PE, in the same order with the same arguments; a
  * barrier on the way out.  The heap's size is SHMEM_SYMMETRIC_SIZE bytes
- * (K, M, G suffixes; default 256M). */
+ * (K, M, G suffixes; default 128M). */
 void *shmem_malloc(size_t size);
 void *shmem_malloc_with_hints(size_t size, long hints);
 void *shmem_calloc(size_t count, size_t size);
@@ -106,6 +106,12 @@ int  shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t des
 int  shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                               const shmem_team_config_t *config, long config_mask,
                               shmem_team_t *new_team);
+/* The parent as a grid xrange PEs wide: *xaxis_team the PEs of this PE's
+ * row, *yaxis_team those of its column. */
+int  shmem_team_split_2d(shmem_team_t parent_team, int xrange,
+                         const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                         shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                         long yaxis_mask, shmem_team_t *yaxis_team);
 void shmem_team_destroy(shmem_team_t team);
 int  shmem_team_sync(shmem_team_t team);
 
@@ -374,6 +380,126 @@ ORDO_SHMEM_RMA_TYPES(ORDO_SHMEM_DECL_COLL)
 ORDO_SHMEM_BITWISE_REDUCE_TYPES(ORDO_SHMEM_DECL_REDUCE_BIT)
 ORDO_SHMEM_ARITH_REDUCE_TYPES(ORDO_SHMEM_DECL_REDUCE_ARITH)
 
+/* Strided all-to-all: dst and sst are strides in elements. */
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems);
+#define ORDO_SHMEM_DECL_ALLTOALLS(N, T)                                                     \
+    int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,   \
+                              ptrdiff_t sst, size_t nelems);
+ORDO_SHMEM_RMA_TYPES(ORDO_SHMEM_DECL_ALLTOALLS)
+
+#ifndef __cplusplus   /* C's complex types (C++'s std::complex is another type) */
+int shmem_complexd_sum_reduce(shmem_team_t team, double _Complex *dest,
+                              const double _Complex *source, size_t nreduce);
+int shmem_complexd_prod_reduce(shmem_team_t team, double _Complex *dest,
+                               const double _Complex *source, size_t nreduce);
+int shmem_complexf_sum_reduce(shmem_team_t team, float _Complex *dest,
+                              const float _Complex *source, size_t nreduce);
+int shmem_complexf_prod_reduce(shmem_team_t team, float _Complex *dest,
+                               const float _Complex *source, size_t nreduce);
+#endif
+
+/* ------------------------------------- deprecated (OpenSHMEM 1.5 Annex) */
+
+/* Active sets: the PEs PE_start + i * 2^logPE_stride, 0 <= i < PE_size,
+ * every one of them calling.  pSync and pWrk are accepted and left as
+ * they are (ordo's collectives need neither); the sizes below are what
+ * programs allocate. */
+#define SHMEM_SYNC_VALUE              (-1L)
+#define SHMEM_BARRIER_SYNC_SIZE       1
+#define SHMEM_BCAST_SYNC_SIZE         1
+#define SHMEM_COLLECT_SYNC_SIZE       1
+#define SHMEM_REDUCE_SYNC_SIZE        1
+#define SHMEM_ALLTOALL_SYNC_SIZE      1
+#define SHMEM_ALLTOALLS_SYNC_SIZE     1
+#define SHMEM_SYNC_SIZE               1
+#define SHMEM_REDUCE_MIN_WRKDATA_SIZE 1
+#define _SHMEM_SYNC_VALUE              SHMEM_SYNC_VALUE
+#define _SHMEM_BARRIER_SYNC_SIZE       SHMEM_BARRIER_SYNC_SIZE
+#define _SHMEM_BCAST_SYNC_SIZE         SHMEM_BCAST_SYNC_SIZE
+#define _SHMEM_COLLECT_SYNC_SIZE       SHMEM_COLLECT_SYNC_SIZE
+#define _SHMEM_REDUCE_SYNC_SIZE        SHMEM_REDUCE_SYNC_SIZE
+#define _SHMEM_ALLTOALL_SYNC_SIZE      SHMEM_ALLTOALL_SYNC_SIZE
+#define _SHMEM_ALLTOALLS_SYNC_SIZE     SHMEM_ALLTOALLS_SYNC_SIZE
+#define _SHMEM_SYNC_SIZE               SHMEM_SYNC_SIZE
+#define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
+#define _SHMEM_CMP_EQ SHMEM_CMP_EQ
+#define _SHMEM_CMP_NE SHMEM_CMP_NE
+#define _SHMEM_CMP_GT SHMEM_CMP_GT
+#define _SHMEM_CMP_GE SHMEM_CMP_GE
+#define _SHMEM_CMP_LT SHMEM_CMP_LT
+#define _SHMEM_CMP_LE SHMEM_CMP_LE
+#define _SHMEM_THREAD_SINGLE     SHMEM_THREAD_SINGLE
+#define _SHMEM_THREAD_FUNNELED   SHMEM_THREAD_FUNNELED
+#define _SHMEM_THREAD_SERIALIZED SHMEM_THREAD_SERIALIZED
+#define _SHMEM_THREAD_MULTIPLE   SHMEM_THREAD_MULTIPLE
+#define _SHMEM_MAX_NAME_LEN      SHMEM_MAX_NAME_LEN
+#define _SHMEM_VENDOR_STRING     SHMEM_VENDOR_STRING
+
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+/* The root's dest is not written (the team broadcast writes it). */
+#define ORDO_SHMEM_DECL_ACTIVE(B)                                                           \
+    void shmem_broadcast##B(void *dest, const void *source, size_t nelems, int PE_root,    \
+                            int PE_start, int logPE_stride, int PE_size, long *pSync);      \
+    void shmem_collect##B(void *dest, const void *source, size_t nelems, int PE_start,     \
+                          int logPE_stride, int PE_size, long *pSync);                      \
+    void shmem_fcollect##B(void *dest, const void *source, size_t nelems, int PE_start,    \
+                           int logPE_stride, int PE_size, long *pSync);                     \
+    void shmem_alltoall##B(void *dest, const void *source, size_t nelems, int PE_start,    \
+                           int logPE_stride, int PE_size, long *pSync);                     \
+    void shmem_alltoalls##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,  \
+                            size_t nelems, int PE_start, int logPE_stride, int PE_size,     \
+                            long *pSync);
+ORDO_SHMEM_DECL_ACTIVE(32)
+ORDO_SHMEM_DECL_ACTIVE(64)
+
+#define ORDO_SHMEM_DECL_TO_ALL1(N, T, OP)                                                   \
+    void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,     \
+                                   int logPE_stride, int PE_size, T *pWrk, long *pSync);
+#define ORDO_SHMEM_DECL_TO_ALL_INT(N, T)                                                    \
+    ORDO_SHMEM_DECL_TO_ALL1(N, T, and) ORDO_SHMEM_DECL_TO_ALL1(N, T, or)                    \
+    ORDO_SHMEM_DECL_TO_ALL1(N, T, xor) ORDO_SHMEM_DECL_TO_ALL1(N, T, max)                   \
+    ORDO_SHMEM_DECL_TO_ALL1(N, T, min) ORDO_SHMEM_DECL_TO_ALL1(N, T, sum)                   \
+    ORDO_SHMEM_DECL_TO_ALL1(N, T, prod)
+#define ORDO_SHMEM_DECL_TO_ALL_FLOAT(N, T)                                                  \
+    ORDO_SHMEM_DECL_TO_ALL1(N, T, max) ORDO_SHMEM_DECL_TO_ALL1(N, T, min)                   \
+    ORDO_SHMEM_DECL_TO_ALL1(N, T, sum) ORDO_SHMEM_DECL_TO_ALL1(N, T, prod)
+ORDO_SHMEM_DECL_TO_ALL_INT(short, short)
+ORDO_SHMEM_DECL_TO_ALL_INT(int, int)
+ORDO_SHMEM_DECL_TO_ALL_INT(long, long)
+ORDO_SHMEM_DECL_TO_ALL_INT(longlong, long long)
+ORDO_SHMEM_DECL_TO_ALL_FLOAT(float, float)
+ORDO_SHMEM_DECL_TO_ALL_FLOAT(double, double)
+ORDO_SHMEM_DECL_TO_ALL_FLOAT(longdouble, long double)
+#ifndef __cplusplus
+ORDO_SHMEM_DECL_TO_ALL1(complexd, double _Complex, sum)
+ORDO_SHMEM_DECL_TO_ALL1(complexd, double _Complex, prod)
+ORDO_SHMEM_DECL_TO_ALL1(complexf, float _Complex, sum)
+ORDO_SHMEM_DECL_TO_ALL1(complexf, float _Complex, prod)
+#endif
+
+/* The names before OpenSHMEM 1.2 (start_pes's npes is ignored, as the
+ * standard allows); the cache routines do nothing (memory is coherent). */
+void  start_pes(int npes);
+int   _my_pe(void);
+int   _num_pes(void);
+void *shmalloc(size_t size);
+void  shfree(void *ptr);
+void *shrealloc(void *ptr, size_t size);
+void *shmemalign(size_t alignment, size_t size);
+void  shmem_clear_cache_inv(void);
+void  shmem_set_cache_inv(void);
+void  shmem_clear_cache_line_inv(void *dest);
+void  shmem_set_cache_line_inv(void *dest);
+void  shmem_udcflush(void);
+void  shmem_udcflush_line(void *dest);
+/* shmem_wait(ivar, v): shmem_wait_until(ivar, SHMEM_CMP_NE, v). */
+void  shmem_wait(long *ivar, long cmp_value);
+void  shmem_short_wait(short *ivar, short cmp_value);
+void  shmem_int_wait(int *ivar, int cmp_value);
+void  shmem_long_wait(long *ivar, long cmp_value);
+void  shmem_longlong_wait(long long *ivar, long long cmp_value);
+
 
 /* ------------------------------------------- C11 type-generic interfaces */
 
@@ -589,6 +715,8 @@ void ordo_shmem_generic_type_not_supported(void);
     _Generic(*(a1), float: shmem_float_fcollect, double: shmem_double_fcollect, long double: shmem_longdouble_fcollect, char: shmem_char_fcollect, signed char: shmem_schar_fcollect, short: shmem_short_fcollect, int: shmem_int_fcollect, long: shmem_long_fcollect, long long: shmem_longlong_fcollect, unsigned char: shmem_uchar_fcollect, unsigned short: shmem_ushort_fcollect, unsigned int: shmem_uint_fcollect, unsigned long: shmem_ulong_fcollect, unsigned long long: shmem_ulonglong_fcollect, ORDO_SHMEM_NONE)(a0, a1, a2, a3)
 #define shmem_alltoall(a0, a1, a2, a3) \
     _Generic(*(a1), float: shmem_float_alltoall, double: shmem_double_alltoall, long double: shmem_longdouble_alltoall, char: shmem_char_alltoall, signed char: shmem_schar_alltoall, short: shmem_short_alltoall, int: shmem_int_alltoall, long: shmem_long_alltoall, long long: shmem_longlong_alltoall, unsigned char: shmem_uchar_alltoall, unsigned short: shmem_ushort_alltoall, unsigned int: shmem_uint_alltoall, unsigned long: shmem_ulong_alltoall, unsigned long long: shmem_ulonglong_alltoall, ORDO_SHMEM_NONE)(a0, a1, a2, a3)
+#define shmem_alltoalls(a0, a1, a2, a3, a4, a5) \
+    _Generic(*(a1), float: shmem_float_alltoalls, double: shmem_double_alltoalls, long double: shmem_longdouble_alltoalls, char: shmem_char_alltoalls, signed char: shmem_schar_alltoalls, short: shmem_short_alltoalls, int: shmem_int_alltoalls, long: shmem_long_alltoalls, long long: shmem_longlong_alltoalls, unsigned char: shmem_uchar_alltoalls, unsigned short: shmem_ushort_alltoalls, unsigned int: shmem_uint_alltoalls, unsigned long: shmem_ulong_alltoalls, unsigned long long: shmem_ulonglong_alltoalls, ORDO_SHMEM_NONE)(a0, a1, a2, a3, a4, a5)
 #define shmem_and_reduce(a0, a1, a2, a3) \
     _Generic(*(a1), unsigned char: shmem_uchar_and_reduce, unsigned short: shmem_ushort_and_reduce, unsigned int: shmem_uint_and_reduce, unsigned long: shmem_ulong_and_reduce, unsigned long long: shmem_ulonglong_and_reduce, ORDO_SHMEM_NONE)(a0, a1, a2, a3)
 #define shmem_or_reduce(a0, a1, a2, a3) \
@@ -600,9 +728,9 @@ void ordo_shmem_generic_type_not_supported(void);
 #define shmem_min_reduce(a0, a1, a2, a3) \
     _Generic(*(a1), char: shmem_char_min_reduce, signed char: shmem_schar_min_reduce, short: shmem_short_min_reduce, int: shmem_int_min_reduce, long: shmem_long_min_reduce, long long: shmem_longlong_min_reduce, unsigned char: shmem_uchar_min_reduce, unsigned short: shmem_ushort_min_reduce, unsigned int: shmem_uint_min_reduce, unsigned long: shmem_ulong_min_reduce, unsigned long long: shmem_ulonglong_min_reduce, float: shmem_float_min_reduce, double: shmem_double_min_reduce, long double: shmem_longdouble_min_reduce, ORDO_SHMEM_NONE)(a0, a1, a2, a3)
 #define shmem_sum_reduce(a0, a1, a2, a3) \
-    _Generic(*(a1), char: shmem_char_sum_reduce, signed char: shmem_schar_sum_reduce, short: shmem_short_sum_reduce, int: shmem_int_sum_reduce, long: shmem_long_sum_reduce, long long: shmem_longlong_sum_reduce, unsigned char: shmem_uchar_sum_reduce, unsigned short: shmem_ushort_sum_reduce, unsigned int: shmem_uint_sum_reduce, unsigned long: shmem_ulong_sum_reduce, unsigned long long: shmem_ulonglong_sum_reduce, float: shmem_float_sum_reduce, double: shmem_double_sum_reduce, long double: shmem_longdouble_sum_reduce, ORDO_SHMEM_NONE)(a0, a1, a2, a3)
+    _Generic(*(a1), double _Complex: shmem_complexd_sum_reduce, float _Complex: shmem_complexf_sum_reduce, char: shmem_char_sum_reduce, signed char: shmem_schar_sum_reduce, short: shmem_short_sum_reduce, int: shmem_int_sum_reduce, long: shmem_long_sum_reduce, long long: shmem_longlong_sum_reduce, unsigned char: shmem_uchar_sum_reduce, unsigned short: shmem_ushort_sum_reduce, unsigned int: shmem_uint_sum_reduce, unsigned long: shmem_ulong_sum_reduce, unsigned long long: shmem_ulonglong_sum_reduce, float: shmem_float_sum_reduce, double: shmem_double_sum_reduce, long double: shmem_longdouble_sum_reduce, ORDO_SHMEM_NONE)(a0, a1, a2, a3)
 #define shmem_prod_reduce(a0, a1, a2, a3) \
-    _Generic(*(a1), char: shmem_char_prod_reduce, signed char: shmem_schar_prod_reduce, short: shmem_short_prod_reduce, int: shmem_int_prod_reduce, long: shmem_long_prod_reduce, long long: shmem_longlong_prod_reduce, unsigned char: shmem_uchar_prod_reduce, unsigned short: shmem_ushort_prod_reduce, unsigned int: shmem_uint_prod_reduce, unsigned long: shmem_ulong_prod_reduce, unsigned long long: shmem_ulonglong_prod_reduce, float: shmem_float_prod_reduce, double: shmem_double_prod_reduce, long double: shmem_longdouble_prod_reduce, ORDO_SHMEM_NONE)(a0, a1, a2, a3)
+    _Generic(*(a1), double _Complex: shmem_complexd_prod_reduce, float _Complex: shmem_complexf_prod_reduce, char: shmem_char_prod_reduce, signed char: shmem_schar_prod_reduce, short: shmem_short_prod_reduce, int: shmem_int_prod_reduce, long: shmem_long_prod_reduce, long long: shmem_longlong_prod_reduce, unsigned char: shmem_uchar_prod_reduce, unsigned short: shmem_ushort_prod_reduce, unsigned int: shmem_uint_prod_reduce, unsigned long: shmem_ulong_prod_reduce, unsigned long long: shmem_ulonglong_prod_reduce, float: shmem_float_prod_reduce, double: shmem_double_prod_reduce, long double: shmem_longdouble_prod_reduce, ORDO_SHMEM_NONE)(a0, a1, a2, a3)
 #endif
 
 #ifdef __cplusplus

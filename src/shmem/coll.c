@@ -95,25 +95,23 @@ ORDO_SHMEM_RMA_TYPES(DEF_COLL)
 
 typedef void (*combine_fn)(void *acc, const void *in, size_t n);
 
-static int reduce(const char *routine, shmem_team_t team, void *dest, const void *source,
-                  size_t nreduce, size_t size, combine_fn combine)
+/* Over an ordo context of n members (a team's, or an active set's). */
+static int reduce_over(const char *routine, ordo_comm_h comm, int n, void *dest,
+                       const void *source, size_t nreduce, size_t size, combine_fn combine)
 {
-    struct shmem_team_s *t = shmem_team_of(routine, team);
-    if (t == NULL || !shmem_ready(routine))
-        return -1;
-    if (nreduce && size > SIZE_MAX / nreduce / (size_t)t->n) {
-        shmem_error(routine, "%zu elements from %d PEs overflow", nreduce, t->n);
+    if (nreduce && size > SIZE_MAX / nreduce / (size_t)n) {
+        shmem_error(routine, "%zu elements from %d PEs overflow", nreduce, n);
         return -1;
     }
     size_t bytes = nreduce * size;
-    char *all = malloc((size_t)t->n * bytes + 1);
+    char *all = malloc((size_t)n * bytes + 1);
     if (all == NULL) {
-        shmem_error(routine, "no memory to gather %d x %zu bytes", t->n, bytes);
+        shmem_error(routine, "no memory to gather %d x %zu bytes", n, bytes);
         return -1;
     }
-    int rc = ok(routine, ordo_coll_allgather(t->comm, source, bytes, all));
+    int rc = ok(routine, ordo_coll_allgather(comm, source, bytes, all));
     if (rc == 0) {
-        for (int i = 1; i < t->n; i++)
+        for (int i = 1; i < n; i++)
             combine(all, all + (size_t)i * bytes, nreduce);
         memcpy(dest, all, bytes);   /* dest may be source: everything was gathered first */
     }
@@ -121,14 +119,25 @@ static int reduce(const char *routine, shmem_team_t team, void *dest, const void
     return rc;
 }
 
-#define COMBINE(N, T, OP, EXPR)                                                              \
+static int reduce(const char *routine, shmem_team_t team, void *dest, const void *source,
+                  size_t nreduce, size_t size, combine_fn combine)
+{
+    struct shmem_team_s *t = shmem_team_of(routine, team);
+    if (t == NULL || !shmem_ready(routine))
+        return -1;
+    return reduce_over(routine, t->comm, t->n, dest, source, nreduce, size, combine);
+}
+
+#define COMBINE_FN(N, T, OP, EXPR)                                                           \
     static void combine_##N##_##OP(void *acc, const void *in, size_t n)                      \
     {                                                                                        \
         T *a = acc;                                                                          \
         const T *b = in;                                                                     \
         for (size_t k = 0; k < n; k++)                                                       \
             a[k] = (T)(EXPR);                                                                \
-    }                                                                                        \
+    }
+#define COMBINE(N, T, OP, EXPR)                                                              \
+    COMBINE_FN(N, T, OP, EXPR)                                                               \
     int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source,               \
                                   size_t nreduce)                                            \
     {                                                                                        \
@@ -159,6 +168,69 @@ static int reduce(const char *routine, shmem_team_t team, void *dest, const void
     X(int64, int64_t) X(uint8, uint8_t) X(uint16, uint16_t) X(uint32, uint32_t)              \
     X(uint64, uint64_t) X(size, size_t)
 #define FLOAT_REDUCE_TYPES(X) X(float, float) X(double, double) X(longdouble, long double)
+#define DEF_REDUCE_COMPLEX(N, T)                                                             \
+    COMBINE(N, T, sum, a[k] + b[k]) COMBINE(N, T, prod, a[k] * b[k])
 ORDO_SHMEM_BITWISE_REDUCE_TYPES(DEF_REDUCE_BIT)
 INT_REDUCE_TYPES(DEF_REDUCE_INT)
 FLOAT_REDUCE_TYPES(DEF_REDUCE_FLOAT)
+DEF_REDUCE_COMPLEX(complexd, double _Complex)
+DEF_REDUCE_COMPLEX(complexf, float _Complex)
+
+/* ------------------------------------------------ team alltoalls (strided) */
+
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems)
+{
+    struct shmem_team_s *t = shmem_team_of("shmem_alltoalls", team);
+    if (t == NULL || !shmem_ready("shmem_alltoalls"))
+        return -1;
+    return shmem_alltoalls_over("shmem_alltoalls", t->comm, t->n, dest, source, dst, sst,
+                                nelems, 1);
+}
+
+#define DEF_ALLTOALLS(N, T)                                                                  \
+    int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,    \
+                              ptrdiff_t sst, size_t nelems)                                  \
+    {                                                                                        \
+        struct shmem_team_s *t = shmem_team_of("shmem_" #N "_alltoalls", team);              \
+        if (t == NULL || !shmem_ready("shmem_" #N "_alltoalls"))                             \
+            return -1;                                                                       \
+        return shmem_alltoalls_over("shmem_" #N "_alltoalls", t->comm, t->n, dest, source,   \
+                                    dst, sst, nelems, sizeof(T));                            \
+    }
+ORDO_SHMEM_RMA_TYPES(DEF_ALLTOALLS)
+
+/* ---------------------------------------- active-set reductions (deprecated) */
+
+/* pWrk and pSync are the program's and stay untouched (see active.c). */
+#define TO_ALL(N, T, OP)                                                                     \
+    void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,      \
+                                   int logPE_stride, int PE_size, T *pWrk, long *pSync)      \
+    {                                                                                        \
+        (void)pWrk, (void)pSync;                                                             \
+        const char *routine = "shmem_" #N "_" #OP "_to_all";                                 \
+        if (nreduce < 0) {                                                                   \
+            shmem_error(routine, "nreduce %d is negative: nothing done", nreduce);           \
+            return;                                                                          \
+        }                                                                                    \
+        ordo_comm_h c;                                                                       \
+        if (shmem_active_set(routine, PE_start, logPE_stride, PE_size, &c) == 0)             \
+            reduce_over(routine, c, PE_size, dest, source, (size_t)nreduce, sizeof(T),      \
+                        combine_##N##_##OP);                                                 \
+    }
+/* the team reductions have no bitwise forms for signed types: */
+#define TO_ALL_BIT(N, T)                                                                     \
+    COMBINE_FN(N, T, and, a[k] & b[k]) COMBINE_FN(N, T, or, a[k] | b[k])                     \
+    COMBINE_FN(N, T, xor, a[k] ^ b[k])                                                       \
+    TO_ALL(N, T, and) TO_ALL(N, T, or) TO_ALL(N, T, xor)
+#define TO_ALL_ORDERED(N, T) TO_ALL(N, T, max) TO_ALL(N, T, min)
+#define TO_ALL_ARITH(N, T) TO_ALL(N, T, sum) TO_ALL(N, T, prod)
+#define TO_ALL_INT_TYPES(X) X(short, short) X(int, int) X(long, long) X(longlong, long long)
+#define TO_ALL_FLOAT_TYPES(X) X(float, float) X(double, double) X(longdouble, long double)
+TO_ALL_INT_TYPES(TO_ALL_BIT)
+TO_ALL_INT_TYPES(TO_ALL_ORDERED)
+TO_ALL_INT_TYPES(TO_ALL_ARITH)
+TO_ALL_FLOAT_TYPES(TO_ALL_ORDERED)
+TO_ALL_FLOAT_TYPES(TO_ALL_ARITH)
+TO_ALL_ARITH(complexd, double _Complex)
+TO_ALL_ARITH(complexf, float _Complex)

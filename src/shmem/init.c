@@ -121,6 +121,7 @@ void shmem_finalize(void)
         return;
     shmem_barrier_all();   /* OpenSHMEM: a collective synchronisation first */
     shmem_teams_fini();
+    shmem_active_sets_fini();
     shmem_static_fini();
     shmem_heap_fini();
     ordo_stream_destroy(shmem_default_ctx.stream);

@@ -132,6 +132,17 @@ void ordo_shmem_get(const char *routine, shmem_ctx_t ctx, void *dest, const void
                     size_t nelems, size_t size, int pe, int nbi);
 
 /* team.c */
+/* The deprecated active sets (active.c): the set's ordo context, made the
+ * first time; -1 (logged) for a malformed set or a PE outside it. */
+int  shmem_active_set(const char *routine, int PE_start, int logPE_stride, int PE_size,
+                      ordo_comm_h *comm_p);
+void        shmem_active_sets_fini(void);
+/* alltoalls over an ordo context of n members; strides in elements of size
+ * bytes.  0, or -1 (logged). */
+int shmem_alltoalls_over(const char *routine, ordo_comm_h c, int n, void *dest,
+                         const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                         size_t size);
+
 void shmem_teams_init(void);
 void shmem_teams_fini(void);
 struct shmem_team_s *shmem_team_of(const char *routine, shmem_team_t team);

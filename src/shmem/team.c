@@ -141,6 +141,65 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
     return 0;
 }
 
+/* Rows of xrange PEs (the last may be shorter), in parent order: this PE
+ * is at column my_pe % xrange of row my_pe / xrange.  Two splits of the
+ * parent, by row then by column, each ordered by the parent's numbering. */
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
+                        const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                        shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                        long yaxis_mask, shmem_team_t *yaxis_team)
+{
+    (void)xaxis_config, (void)xaxis_mask, (void)yaxis_config, (void)yaxis_mask;
+    if (xaxis_team == NULL || yaxis_team == NULL)
+        return -1;
+    *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+    struct shmem_team_s *p = shmem_team_of("shmem_team_split_2d", parent_team);
+    if (p == NULL || !shmem_ready("shmem_team_split_2d"))
+        return -1;
+    if (xrange < 1) {   /* the same on every member: all refuse */
+        shmem_error("shmem_team_split_2d", "xrange %d is not positive", xrange);
+        return -1;
+    }
+    if (xrange > p->n)
+        xrange = p->n;
+    struct shmem_team_s *made[2] = {NULL, NULL};
+    int colors[2] = {p->my_pe / xrange, p->my_pe % xrange}, rc = 0;
+    for (int axis = 0; axis < 2; axis++) {
+        ordo_comm_h c = NULL;
+        /* every member goes through both splits, even after a failure */
+        ordo_status_t st = ordo_comm_split(p->comm, colors[axis], p->my_pe, &c);
+        struct shmem_team_s *t = st == ORDO_OK ? malloc(sizeof(*t)) : NULL;
+        if (t == NULL || team_fill(t, c, 1) != 0) {
+            shmem_error("shmem_team_split_2d", "cannot make the %c-axis team: %s",
+                        axis ? 'y' : 'x',
+                        st != ORDO_OK ? ordo_status_string(st) : "no memory");
+            free(t);
+            if (st == ORDO_OK)
+                ordo_comm_destroy(c);
+            rc = -1;
+            continue;
+        }
+        /* as a stride of the world where it is one (translate_pe uses it) */
+        t->start = t->pes[0];
+        t->stride = t->n > 1 ? t->pes[1] - t->pes[0] : 1;
+        for (int i = 2; i < t->n; i++)
+            if (t->pes[i] - t->pes[i - 1] != t->stride)
+                t->stride = 0;
+        made[axis] = t;
+    }
+    if (rc != 0) {
+        for (int axis = 0; axis < 2; axis++)
+            if (made[axis]) {
+                team_release(made[axis]);
+                free(made[axis]);
+            }
+        return -1;
+    }
+    *xaxis_team = made[0];
+    *yaxis_team = made[1];
+    return 0;
+}
+
 void shmem_team_destroy(shmem_team_t team)
 {
     struct shmem_team_s *t = shmem_team_of("shmem_team_destroy", team);
