@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .experiments import IMPLS, LAUNCHES, Experiment, Job
-from .runner import BenchError, build_dir, merge_launches, run_mpi, run_ordo
+from .runner import BenchError, build_dir, merge_launches, mpi_binary, run_mpi, run_ordo
 
 
 @dataclass
@@ -60,11 +60,12 @@ def impl_missing(impl: str, program: str) -> str | None:
     if impl == "ordo":
         exe = build_dir() / "bin" / program
         return None if exe.exists() else f"{exe} is not built (run make)"
-    if shutil.which(f"mpirun.{impl}") is None:
-        return f"{impl} is not installed (no mpirun.{impl})"
-    exe = build_dir() / "bin" / f"{program}.{impl}"
+    exe, launcher = mpi_binary(impl, program)
+    if shutil.which(launcher) is None:
+        return f"{impl} is not installed (no {launcher})"
     if not exe.exists():
-        return f"{program} is not built for {impl} (mpicc.{impl} missing at build time)"
+        return (f"{program} is not built for {impl} ({exe.name}: its compiler wrapper was "
+                "missing at build time)")
     return None
 
 

@@ -155,3 +155,49 @@ def test_network_experiments_need_nodes():
     assert "lanes" not in ids and "bounce" not in ids
     ids = {e.id for e in select(None, "paper", nodes=2)}
     assert {"lanes", "bounce", "put_batch"} <= ids
+
+
+def _shmem_record():
+    """A record as shmem_ops.openmpi-shmem printed it (fixtures), one line."""
+    import json
+    from pathlib import Path
+    path = Path(__file__).with_name("fixtures") / "openmpi_shmem_record.json"
+    return json.dumps(json.loads(path.read_text()))
+
+
+@pytest.mark.parametrize("markers, records, status, kept", [
+    (2, True, 139, True),     # shmem_finalize crashed after every PE measured
+    (2, True, 0, True),       # finalize did not crash
+    (1, True, 139, False),    # one PE never got there: a failure mid-run
+    (2, False, 139, False),   # nothing printed: a failure, whatever was said
+])
+def test_openshmem_records_survive_a_finalize_crash_only(monkeypatch, markers, records,
+                                                         status, kept):
+    """Open MPI's shmem_finalize crashes here after the records are out: the
+    runner keeps them only when every PE said it had measured first, and
+    only for the programs built with an MPI's OpenSHMEM."""
+    from ordo_bench import runner
+    out = _shmem_record() + "\n" if records else ""
+    err = (runner.FINALIZING + "\n") * markers + "Segmentation fault\n"
+
+    monkeypatch.setattr(runner, "launch",
+                        lambda cmd, env, timeout, name: runner.Launch(cmd, status, out, err))
+    monkeypatch.setattr(runner, "mpi_command", lambda impl, program, *a, np=2: ["oshrun"])
+    if kept:
+        recs = runner.run_mpi("openmpi", "shmem_ops", np=2)
+        assert len(recs) == 1 and recs[0]["impl"] == "openmpi-shmem"
+    else:
+        with pytest.raises(BenchError, match="failed with status 139"):
+            runner.run_mpi("openmpi", "shmem_ops", np=2)
+    if status:
+        # an MPI program (built with mpicc) never gets that leniency
+        with pytest.raises(BenchError, match="failed with status"):
+            runner.run_mpi("openmpi", "put_rate", np=2)
+
+
+def test_openshmem_builds_run_under_oshrun():
+    from ordo_bench import runner
+    path, launcher = runner.mpi_binary("openmpi", "shmem_ops")
+    assert path.name == "shmem_ops.openmpi-shmem" and launcher == "oshrun"
+    path, launcher = runner.mpi_binary("mpich", "latency")
+    assert path.name == "latency.mpich" and launcher == "mpirun.mpich"
