@@ -10,6 +10,8 @@
 #define ORDO_CACHE_LINE  64
 #define ORDO_ALIGNED(n)  __attribute__((aligned(n)))
 #define ORDO_UNUSED      __attribute__((unused))
+/* For the few steps of a fast path that must not become calls. */
+#define ORDO_INLINE      inline __attribute__((always_inline))
 #define ORDO_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
 #define ordo_container_of(ptr, type, member) \

@@ -18,7 +18,6 @@
 int ordo_threads_mode = ORDO_THREADS_FREE;
 
 static ordo_thread_level_t level = ORDO_THREAD_MULTIPLE;
-static pthread_t initial;
 
 /* The lock: a mutex, so that threads kept out sleep in the kernel instead
  * of taking cores from the holder (with ranks and threads beyond the cores,
@@ -29,7 +28,8 @@ static pthread_mutex_t big = PTHREAD_MUTEX_INITIALIZER;
 static atomic_uint kept_out;
 /* Calls of this thread holding it.  Initial-exec: one load off the thread
  * pointer, not a call per access as a shared library's TLS would cost. */
-static _Thread_local unsigned depth __attribute__((tls_model("initial-exec")));
+_Thread_local unsigned ordo_threads_depth __attribute__((tls_model("initial-exec")));
+#define depth ordo_threads_depth
 /* Inner locks this thread holds with the process-wide one, in the order
  * taken.  Public calls nest two deep at most (a collective's put), each
  * holding one stream: the bound is never reached by ordo's own calls. */
@@ -56,7 +56,10 @@ void ordo_threads_start(ordo_thread_level_t l)
     if (l == ORDO_THREAD_MULTIPLE)
         ordo_threads_bias_ok = bias_possible();
     level = l;
-    initial = pthread_self();
+    /* the calling thread is the initial one of this ordo_init, and no
+     * other thread is (whatever an earlier ordo_init said) */
+    ordo_threads_epoch++;
+    ordo_threads_initial_epoch = ordo_threads_epoch;
     depth = 0;
     nheld = 0;
     ordo_threads_mode = l == ORDO_THREAD_MULTIPLE   ? ORDO_THREADS_LOCK
@@ -89,6 +92,8 @@ static void give(void)
 }
 
 int ordo_threads_bias_ok;
+unsigned ordo_threads_epoch;
+_Thread_local unsigned ordo_threads_initial_epoch __attribute__((tls_model("initial-exec")));
 _Thread_local char ordo_threads_token __attribute__((tls_model("initial-exec")));
 
 static void yield_or_relax(unsigned *spins)
@@ -236,10 +241,6 @@ void ordo_threads_inner_wait_out(ordo_inner_lock_t *m)
             yield_or_relax(&spins);
 }
 
-int ordo_threads_inside(void)
-{
-    return depth > 0;
-}
 
 
 void ordo_threads_hold(ordo_inner_lock_t *m)
@@ -289,10 +290,6 @@ void ordo_threads_unlock_inner(ordo_inner_lock_t *m)
     ordo_threads_give_inner(m, 0);
 }
 
-int ordo_threads_on_initial(void)
-{
-    return pthread_equal(pthread_self(), initial);
-}
 
 ordo_status_t ordo_threads_refuse(const char *call)
 {

@@ -41,7 +41,15 @@ ordo_thread_level_t ordo_threads_level(void);
 
 void ordo_threads_lock(void);
 void ordo_threads_unlock(void);
-int  ordo_threads_on_initial(void);
+/* The thread that called ordo_init: a TLS load and a compare, the check
+ * SINGLE and FUNNELED make on every call. */
+extern unsigned ordo_threads_epoch;   /* counts the ordo_init calls */
+extern _Thread_local unsigned ordo_threads_initial_epoch
+    __attribute__((tls_model("initial-exec")));
+static inline int ordo_threads_on_initial(void)
+{
+    return ordo_threads_initial_epoch == ordo_threads_epoch;
+}
 ordo_status_t ordo_threads_refuse(const char *call);
 
 /* Inner locks (MULTIPLE only; the callers check ordo_threads_mode).  A
@@ -109,7 +117,11 @@ void ordo_threads_inner_sweep_begin(void);
 void ordo_threads_inner_wait_out(ordo_inner_lock_t *m);
 
 /* Does this thread hold the process-wide lock (inside a call)? */
-int  ordo_threads_inside(void);
+extern _Thread_local unsigned ordo_threads_depth __attribute__((tls_model("initial-exec")));
+static inline int ordo_threads_inside(void)
+{
+    return ordo_threads_depth > 0;
+}
 /* With the process-wide lock: hold m too until the outermost call returns
  * (nothing if this thread holds it already). */
 void ordo_threads_hold(ordo_inner_lock_t *m);

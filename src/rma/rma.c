@@ -444,31 +444,66 @@ static ordo_status_t empty_transfer(ordo_request_h *req_p)
     if (ORDO_UNLIKELY(st_ != ORDO_OK))                                          \
         return st_
 
-/* ------------------------------------------------- MULTIPLE's fast path
+/* ------------------------------------------------------------ the fast path
  *
- * At MULTIPLE an operation that completes on issue (target mapped, nothing
- * pending on its stream, a region without epochs) runs under its stream's
- * lock alone, so threads on different streams never share a lock, nor a
- * line written, on the way.  It reads what the process-wide lock's holders
- * never change (ordo_ctx, a region's keys and geometry) or change under the
- * stream lock (pending_head, the counters), and a mapping address the
- * transport publishes atomically and retires only after every stream's
- * lock has been taken (ordo_streams_quiesce).  Its pending list grows only
- * under the stream's lock, and shrinks, from any thread's progress, by
- * atomic stores (ordo_op_unlink): a list seen empty stays so while the lock
- * is held.  Whatever else (an error
- * included) goes the usual way, under the process-wide lock. */
+ * An operation that completes on issue (target mapped, nothing pending on
+ * its stream, a region without epochs) takes a short way, at every thread
+ * level; at MULTIPLE it runs under its stream's lock alone, so threads on
+ * different streams never share a lock, nor a line written, on the way.
+ * It reads what the process-wide lock's holders never change (ordo_ctx, a
+ * region's keys and geometry) or change under the stream's lock
+ * (pending_head, the counters), and a mapping address the transport
+ * publishes atomically and retires only once every stream's users are out
+ * (ordo_streams_quiesce).  The pending list grows only under the stream's
+ * lock and shrinks, from any thread's progress, by atomic stores
+ * (ordo_op_unlink): a list seen empty stays so while the lock is held.
+ * Whatever else, an error included, goes the usual way, under the
+ * process-wide lock at MULTIPLE. */
+
+/* The same path serves the lower levels, without the lock: what it leaves
+ * out (naming the call for --timeout) matters only to calls that wait. */
+static ORDO_INLINE int fast_allowed(void)
+{
+    switch (ordo_threads_mode) {
+    case ORDO_THREADS_LOCK:  return !ordo_threads_inside();   /* nested: that call holds it */
+    case ORDO_THREADS_CHECK: return ordo_threads_on_initial();   /* else refused the usual way */
+    default:                 return 1;
+    }
+}
+
+/* The stream's lock at MULTIPLE (how it was taken), nothing below (-1). */
+static ORDO_INLINE int fast_take(struct ordo_stream *s)
+{
+    if (ORDO_LIKELY(ordo_threads_mode != ORDO_THREADS_LOCK))
+        return -1;
+    return ordo_threads_take_inner(&s->lock);
+}
+
+static ORDO_INLINE void fast_give(struct ordo_stream *s, int how)
+{
+    if (how >= 0)
+        ordo_threads_give_inner(&s->lock, how);
+}
+
+/* A call done this way: counted, at MULTIPLE, as not needing the
+ * process-wide lock. */
+static ORDO_INLINE void fast_done(struct ordo_stream *s, int how)
+{
+    if (how >= 0)
+        s->stats.ops_stream_locked++;
+    fast_give(s, how);
+}
 
 /* The stream, locked, and the mapped address of [offset, offset + len) at
  * rank; NULL (nothing locked) when the operation cannot go fast. */
-static inline struct ordo_stream *fast_begin(ordo_stream_h stream, size_t len,
+static ORDO_INLINE struct ordo_stream *fast_begin(ordo_stream_h stream, size_t len,
                                              ordo_region_h region, int rank, size_t offset,
                                              unsigned flags, char **at_p,
                                              ordo_tl_rkey_t **k_p, int *how_p)
 {
     if (ORDO_UNLIKELY(ordo_ctx == NULL || (flags & ~(unsigned)ORDO_OP_FENCED) || len == 0 ||
-                      ordo_threads_inside()))
-        return NULL;   /* nested in a call: that call holds the lock anyway */
+                      !fast_allowed()))
+        return NULL;
     struct ordo_stream *s = stream ? stream : ordo_ctx->default_stream;
     if (ORDO_UNLIKELY(s->magic != ORDO_MAGIC_STREAM || region == NULL ||
                       region->magic != ORDO_MAGIC_REGION || region->epoch != NULL ||
@@ -477,11 +512,11 @@ static inline struct ordo_stream *fast_begin(ordo_stream_h stream, size_t len,
     ordo_tl_rkey_t *k = region->rkeys[rank];
     if (ORDO_UNLIKELY(len > k->size || offset > k->size - len))
         return NULL;
-    int how = ordo_threads_take_inner(&s->lock);
+    int how = fast_take(s);
     char *ptr = __atomic_load_n((char **)&k->ptr, __ATOMIC_ACQUIRE);
     if (ORDO_UNLIKELY(__atomic_load_n(&s->pending_head, __ATOMIC_ACQUIRE) != NULL ||
                       ptr == NULL)) {
-        ordo_threads_give_inner(&s->lock, how);
+        fast_give(s, how);
         return NULL;
     }
     *at_p = ptr + offset;
@@ -490,19 +525,18 @@ static inline struct ordo_stream *fast_begin(ordo_stream_h stream, size_t len,
     return s;
 }
 
-static inline void fast_end(struct ordo_stream *s, int how, int rank, ordo_request_h *req_p)
+static ORDO_INLINE void fast_end(struct ordo_stream *s, int how, int rank, ordo_request_h *req_p)
 {
     s->stats.pio_ops++;
-    s->stats.ops_stream_locked++;
     s->stats.attach_hits += rank != ordo_ctx->rank;
-    ordo_threads_give_inner(&s->lock, how);
+    fast_done(s, how);
     if (req_p)
         *req_p = NULL;
 }
 
 /* type: ORDO_OP_PUT (buf the source) or ORDO_OP_GET (buf the destination).
  * Returns whether it was done. */
-static int transfer_fast(ordo_stream_h stream, unsigned type, void *buf, size_t len,
+static ORDO_INLINE int transfer_fast(ordo_stream_h stream, unsigned type, void *buf, size_t len,
                          ordo_region_h region, int rank, size_t offset, unsigned flags,
                          ordo_request_h *req_p)
 {
@@ -528,7 +562,7 @@ static int transfer_fast(ordo_stream_h stream, unsigned type, void *buf, size_t 
     return 1;
 }
 
-static int atomic_fast(ordo_stream_h stream, ordo_atomic_op_t aop, ordo_atomic_type_t type,
+static ORDO_INLINE int atomic_fast(ordo_stream_h stream, ordo_atomic_op_t aop, ordo_atomic_type_t type,
                        const void *value, const void *compare, void *result,
                        ordo_region_h region, int rank, size_t offset, unsigned flags,
                        ordo_request_h *req_p)
@@ -545,7 +579,7 @@ static int atomic_fast(ordo_stream_h stream, ordo_atomic_op_t aop, ordo_atomic_t
     if (s == NULL)
         return 0;
     if ((k->base + offset) % width) {
-        ordo_threads_give_inner(&s->lock, how);
+        fast_give(s, how);
         return 0;
     }
     uint64_t v = 0, c = 0;
@@ -572,7 +606,7 @@ static int atomic_fast(ordo_stream_h stream, ordo_atomic_op_t aop, ordo_atomic_t
 
 /* The blocking form: both done by the CPU, a store fence between them in
  * every mode (see put_signal_common). */
-static int put_signal_fast(ordo_stream_h stream, const void *src, size_t len,
+static ORDO_INLINE int put_signal_fast(ordo_stream_h stream, const void *src, size_t len,
                            ordo_region_h region, int rank, size_t offset, size_t sig_offset,
                            uint64_t signal, ordo_signal_op_t sig_op, unsigned flags)
 {
@@ -586,7 +620,7 @@ static int put_signal_fast(ordo_stream_h stream, const void *src, size_t len,
     if (s == NULL)
         return 0;
     if (8 > k->size || sig_offset > k->size - 8 || (k->base + sig_offset) % 8) {
-        ordo_threads_give_inner(&s->lock, how);
+        fast_give(s, how);
         return 0;
     }
     sig = at - offset + sig_offset;
@@ -609,15 +643,15 @@ static int put_signal_fast(ordo_stream_h stream, const void *src, size_t len,
 /* ordo_fence, ordo_quiet and ordo_flush of a stream with nothing pending
  * (all its operations were done by the CPU).  kind: 0 fence, 1 quiet, 2
  * flush; returns whether it was done, with its status in *st_p. */
-static int complete_fast(ordo_stream_h stream, int kind, int rank, ordo_status_t *st_p)
+static ORDO_INLINE int complete_fast(ordo_stream_h stream, int kind, int rank, ordo_status_t *st_p)
 {
-    if (ORDO_UNLIKELY(ordo_ctx == NULL || ordo_threads_inside() ||
+    if (ORDO_UNLIKELY(ordo_ctx == NULL || !fast_allowed() ||
                       (kind == 2 && (rank < 0 || rank >= ordo_ctx->size))))
         return 0;
     struct ordo_stream *s = stream ? stream : ordo_ctx->default_stream;
     if (ORDO_UNLIKELY(s->magic != ORDO_MAGIC_STREAM))
         return 0;
-    int how = ordo_threads_take_inner(&s->lock);
+    int how = fast_take(s);
     if (kind == 0) {
         s->stats.fence_calls++;
         s->fence_seq = s->seq;
@@ -626,7 +660,7 @@ static int complete_fast(ordo_stream_h stream, int kind, int rank, ordo_status_t
         *st_p = ORDO_OK;
     } else {
         if (__atomic_load_n(&s->pending_head, __ATOMIC_ACQUIRE) != NULL) {
-            ordo_threads_give_inner(&s->lock, how);
+            fast_give(s, how);
             return 0;
         }
         if (kind == 1)
@@ -637,8 +671,7 @@ static int complete_fast(ordo_stream_h stream, int kind, int rank, ordo_status_t
         *st_p = s->error;
         s->error = ORDO_OK;
     }
-    s->stats.ops_stream_locked++;
-    ordo_threads_give_inner(&s->lock, how);
+    fast_done(s, how);
     return 1;
 }
 
@@ -709,7 +742,7 @@ static inline ordo_status_t put_common(ordo_stream_h stream, const void *src, si
 ORDO_API ordo_status_t ordo_put(ordo_stream_h stream, const void *src, size_t len,
                                 ordo_region_h region, int rank, size_t offset, unsigned flags)
 {
-    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+    if (ORDO_LIKELY(ordo_ctx != NULL) &&
         transfer_fast(stream, ORDO_OP_PUT, (void *)src, len, region, rank, offset, flags, NULL))
         return ORDO_OK;
     ORDO_API_ENTER();
@@ -720,7 +753,7 @@ ORDO_API ordo_status_t ordo_put_nb(ordo_stream_h stream, const void *src, size_t
                                    ordo_region_h region, int rank, size_t offset,
                                    unsigned flags, ordo_request_h *req_p)
 {
-    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+    if (ORDO_LIKELY(ordo_ctx != NULL) &&
         transfer_fast(stream, ORDO_OP_PUT, (void *)src, len, region, rank, offset, flags, req_p))
         return ORDO_OK;
     ORDO_API_ENTER();
@@ -752,7 +785,7 @@ static inline ordo_status_t get_common(ordo_stream_h stream, void *dst, size_t l
 ORDO_API ordo_status_t ordo_get(ordo_stream_h stream, void *dst, size_t len,
                                 ordo_region_h region, int rank, size_t offset, unsigned flags)
 {
-    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+    if (ORDO_LIKELY(ordo_ctx != NULL) &&
         transfer_fast(stream, ORDO_OP_GET, dst, len, region, rank, offset, flags, NULL))
         return ORDO_OK;
     ORDO_API_ENTER();
@@ -763,7 +796,7 @@ ORDO_API ordo_status_t ordo_get_nb(ordo_stream_h stream, void *dst, size_t len,
                                    ordo_region_h region, int rank, size_t offset,
                                    unsigned flags, ordo_request_h *req_p)
 {
-    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+    if (ORDO_LIKELY(ordo_ctx != NULL) &&
         transfer_fast(stream, ORDO_OP_GET, dst, len, region, rank, offset, flags, req_p))
         return ORDO_OK;
     ORDO_API_ENTER();
@@ -841,7 +874,7 @@ ORDO_API ordo_status_t ordo_atomic(ordo_stream_h stream, ordo_atomic_op_t op,
                                    const void *compare, void *result, ordo_region_h region,
                                    int rank, size_t offset, unsigned flags)
 {
-    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+    if (ORDO_LIKELY(ordo_ctx != NULL) &&
         atomic_fast(stream, op, type, value, compare, result, region, rank, offset, flags, NULL))
         return ORDO_OK;
     ORDO_API_ENTER();
@@ -855,7 +888,7 @@ ORDO_API ordo_status_t ordo_atomic_nb(ordo_stream_h stream, ordo_atomic_op_t op,
                                       int rank, size_t offset, unsigned flags,
                                       ordo_request_h *req_p)
 {
-    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+    if (ORDO_LIKELY(ordo_ctx != NULL) &&
         atomic_fast(stream, op, type, value, compare, result, region, rank, offset, flags,
                     req_p))
         return ORDO_OK;
@@ -922,7 +955,7 @@ ORDO_API ordo_status_t ordo_put_signal(ordo_stream_h stream, const void *src, si
                                        size_t sig_offset, uint64_t signal,
                                        ordo_signal_op_t sig_op, unsigned flags)
 {
-    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+    if (ORDO_LIKELY(ordo_ctx != NULL) &&
         put_signal_fast(stream, src, len, region, rank, offset, sig_offset, signal, sig_op,
                         flags))
         return ORDO_OK;
@@ -947,7 +980,7 @@ ORDO_API ordo_status_t ordo_put_signal_nb(ordo_stream_h stream, const void *src,
 ORDO_API ordo_status_t ordo_fence(ordo_stream_h stream)
 {
     ordo_status_t fast_st;
-    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+    if (ORDO_LIKELY(ordo_ctx != NULL) &&
         complete_fast(stream, 0, -1, &fast_st))
         return fast_st;
     ORDO_CHECK_INIT();
@@ -966,7 +999,7 @@ ORDO_API ordo_status_t ordo_fence(ordo_stream_h stream)
 ORDO_API ordo_status_t ordo_quiet(ordo_stream_h stream)
 {
     ordo_status_t fast_st;
-    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+    if (ORDO_LIKELY(ordo_ctx != NULL) &&
         complete_fast(stream, 1, -1, &fast_st))
         return fast_st;
     ORDO_CHECK_INIT();
@@ -982,7 +1015,7 @@ ORDO_API ordo_status_t ordo_quiet(ordo_stream_h stream)
 ORDO_API ordo_status_t ordo_flush(ordo_stream_h stream, int rank)
 {
     ordo_status_t fast_st;
-    if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK) &&
+    if (ORDO_LIKELY(ordo_ctx != NULL) &&
         complete_fast(stream, 2, rank, &fast_st))
         return fast_st;
     ORDO_CHECK_INIT();
