@@ -99,7 +99,11 @@ static inline size_t bs_off(const void *p) { return (size_t)((const char *)p - b
 
 static inline int bs_init(void)
 {
-    if (ordo_init(NULL) != ORDO_OK)
+    /* the thread level shmem_init asks (SINGLE), so that the two ordo builds
+     * differ by the layer alone */
+    ordo_init_params_t ip = {.field_mask = ORDO_INIT_FIELD_THREAD_LEVEL,
+                             .thread_level = ORDO_THREAD_SINGLE};
+    if (ordo_init(&ip) != ORDO_OK)
         return -1;
     bs_cap = (size_t)64 << 20;
     ordo_stream_params_t sp = {.field_mask = ORDO_STREAM_FIELD_ORDER,

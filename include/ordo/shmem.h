@@ -493,6 +493,26 @@ void  shmem_clear_cache_line_inv(void *dest);
 void  shmem_set_cache_line_inv(void *dest);
 void  shmem_udcflush(void);
 void  shmem_udcflush_line(void *dest);
+/* The AMO names before OpenSHMEM 1.4 (shmem_int_fadd for
+ * shmem_int_atomic_fetch_add, and so on), on the default context. */
+#define ORDO_SHMEM_DECL_OLD_AMO_EXT(N, T)                                                   \
+    T    shmem_##N##_fetch(const T *source, int pe);                                        \
+    void shmem_##N##_set(T *dest, T value, int pe);                                         \
+    T    shmem_##N##_swap(T *dest, T value, int pe);
+#define ORDO_SHMEM_DECL_OLD_AMO(N, T)                                                       \
+    ORDO_SHMEM_DECL_OLD_AMO_EXT(N, T)                                                       \
+    T    shmem_##N##_cswap(T *dest, T cond, T value, int pe);                               \
+    T    shmem_##N##_finc(T *dest, int pe);                                                 \
+    void shmem_##N##_inc(T *dest, int pe);                                                  \
+    T    shmem_##N##_fadd(T *dest, T value, int pe);                                        \
+    void shmem_##N##_add(T *dest, T value, int pe);
+ORDO_SHMEM_DECL_OLD_AMO(int, int)
+ORDO_SHMEM_DECL_OLD_AMO(long, long)
+ORDO_SHMEM_DECL_OLD_AMO(longlong, long long)
+ORDO_SHMEM_DECL_OLD_AMO_EXT(float, float)
+ORDO_SHMEM_DECL_OLD_AMO_EXT(double, double)
+long shmem_swap(long *dest, long value, int pe);
+
 /* shmem_wait(ivar, v): shmem_wait_until(ivar, SHMEM_CMP_NE, v). */
 void  shmem_wait(long *ivar, long cmp_value);
 void  shmem_short_wait(short *ivar, short cmp_value);

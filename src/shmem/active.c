@@ -6,6 +6,7 @@
  * collective), kept until shmem_finalize; ordo's collectives need neither
  * pSync nor pWrk, so they are never touched (they stay as the program set
  * them, which is what the standard asks of them on return). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,21 @@ typedef struct active_set {
     struct active_set *next;
 } active_set_t;
 
+/* At SHMEM_THREAD_MULTIPLE threads may use different sets at once (never
+ * one set from two threads: a collective): the list is guarded, the
+ * context's creation, a collective, is not. */
 static active_set_t *sets;
+static pthread_mutex_t sets_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static active_set_t *find(int start, int log_stride, int size)
+{
+    pthread_mutex_lock(&sets_lock);
+    active_set_t *s = sets;
+    while (s && !(s->start == start && s->log_stride == log_stride && s->size == size))
+        s = s->next;
+    pthread_mutex_unlock(&sets_lock);
+    return s;
+}
 
 int shmem_active_set(const char *routine, int PE_start, int logPE_stride, int PE_size,
                      ordo_comm_h *comm_p)
@@ -44,12 +59,12 @@ int shmem_active_set(const char *routine, int PE_start, int logPE_stride, int PE
         *comm_p = ORDO_COMM_WORLD;   /* every PE, in order */
         return 0;
     }
-    for (active_set_t *s = sets; s; s = s->next)
-        if (s->start == PE_start && s->log_stride == logPE_stride && s->size == PE_size) {
-            *comm_p = s->comm;
-            return 0;
-        }
-    active_set_t *s = calloc(1, sizeof(*s));
+    active_set_t *s = find(PE_start, logPE_stride, PE_size);
+    if (s) {
+        *comm_p = s->comm;
+        return 0;
+    }
+    s = calloc(1, sizeof(*s));
     int *ranks = malloc((size_t)PE_size * sizeof(int));
     ordo_status_t st = ORDO_ERR_NO_MEMORY;
     if (s && ranks) {
@@ -69,8 +84,10 @@ int shmem_active_set(const char *routine, int PE_start, int logPE_stride, int PE
     s->start = PE_start;
     s->log_stride = logPE_stride;
     s->size = PE_size;
+    pthread_mutex_lock(&sets_lock);
     s->next = sets;
     sets = s;
+    pthread_mutex_unlock(&sets_lock);
     *comm_p = s->comm;
     return 0;
 }

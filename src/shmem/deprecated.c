@@ -62,3 +62,38 @@ void shmem_short_wait(short *ivar, short cmp_value)
             sched_yield();
     }
 }
+
+/* The AMO names before 1.4. */
+#define OLD_AMO_EXT(N, T)                                                                    \
+    T shmem_##N##_fetch(const T *source, int pe)                                             \
+    {                                                                                        \
+        return shmem_##N##_atomic_fetch(source, pe);                                         \
+    }                                                                                        \
+    void shmem_##N##_set(T *dest, T value, int pe) { shmem_##N##_atomic_set(dest, value, pe); } \
+    T shmem_##N##_swap(T *dest, T value, int pe)                                             \
+    {                                                                                        \
+        return shmem_##N##_atomic_swap(dest, value, pe);                                     \
+    }
+#define OLD_AMO(N, T)                                                                        \
+    OLD_AMO_EXT(N, T)                                                                        \
+    T shmem_##N##_cswap(T *dest, T cond, T value, int pe)                                    \
+    {                                                                                        \
+        return shmem_##N##_atomic_compare_swap(dest, cond, value, pe);                       \
+    }                                                                                        \
+    T shmem_##N##_finc(T *dest, int pe) { return shmem_##N##_atomic_fetch_inc(dest, pe); }   \
+    void shmem_##N##_inc(T *dest, int pe) { shmem_##N##_atomic_inc(dest, pe); }             \
+    T shmem_##N##_fadd(T *dest, T value, int pe)                                             \
+    {                                                                                        \
+        return shmem_##N##_atomic_fetch_add(dest, value, pe);                                \
+    }                                                                                        \
+    void shmem_##N##_add(T *dest, T value, int pe) { shmem_##N##_atomic_add(dest, value, pe); }
+OLD_AMO(int, int)
+OLD_AMO(long, long)
+OLD_AMO(longlong, long long)
+OLD_AMO_EXT(float, float)
+OLD_AMO_EXT(double, double)
+
+long shmem_swap(long *dest, long value, int pe)
+{
+    return shmem_long_atomic_swap(dest, value, pe);
+}

@@ -6,8 +6,9 @@
 
 /* Where a transfer goes: the stream, the remote offset; 0 after logging
  * what was wrong (nothing is done then). */
-static int target(const char *routine, shmem_ctx_t ctx, const void *remote, size_t bytes,
-                  int *pe_p, ordo_stream_h *s_p, ordo_region_h *r_p, size_t *off_p)
+static inline __attribute__((always_inline)) int
+target(const char *routine, shmem_ctx_t ctx, const void *remote, size_t bytes, int *pe_p,
+       ordo_stream_h *s_p, ordo_region_h *r_p, size_t *off_p)
 {
     if (!shmem_ready(routine) || (*s_p = shmem_ctx_stream(routine, ctx)) == NULL ||
         (*pe_p = shmem_ctx_world_pe(routine, ctx, *pe_p)) < 0)
@@ -15,13 +16,14 @@ static int target(const char *routine, shmem_ctx_t ctx, const void *remote, size
     return shmem_symmetric(routine, remote, bytes, r_p, off_p);
 }
 
-static int bytes_of(const char *routine, size_t nelems, size_t size, size_t *bytes_p)
+/* A multiply that says when it overflows (a division per call, the
+ * obvious check, costs more than an 8-byte put). */
+static inline int bytes_of(const char *routine, size_t nelems, size_t size, size_t *bytes_p)
 {
-    if (size && nelems > SIZE_MAX / size) {
+    if (__builtin_expect(__builtin_mul_overflow(nelems, size, bytes_p), 0)) {
         shmem_error(routine, "%zu elements of %zu bytes overflow: nothing done", nelems, size);
         return 0;
     }
-    *bytes_p = nelems * size;
     return 1;
 }
 
@@ -31,8 +33,12 @@ static void check(const char *routine, ordo_status_t st)
         shmem_error(routine, "%s", ordo_status_string(st));
 }
 
-void ordo_shmem_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
-                    size_t nelems, size_t size, int pe, int nbi)
+/* nelems elements of size bytes to PE pe of ctx's team.  Inline in each
+ * routine: the checks and the call to ordo are the whole cost of an 8-byte
+ * put, and each call between them shows. */
+static inline __attribute__((always_inline)) void
+ordo_shmem_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
+               size_t nelems, size_t size, int pe, int nbi)
 {
     size_t bytes, off = 0;
     ordo_stream_h s;
@@ -44,8 +50,9 @@ void ordo_shmem_put(const char *routine, shmem_ctx_t ctx, void *dest, const void
                        : ordo_put(s, source, bytes, r, pe, off, 0));
 }
 
-void ordo_shmem_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
-                    size_t nelems, size_t size, int pe, int nbi)
+static inline __attribute__((always_inline)) void
+ordo_shmem_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
+               size_t nelems, size_t size, int pe, int nbi)
 {
     size_t bytes, off = 0;
     ordo_stream_h s;

@@ -125,12 +125,6 @@ void shmem_heap_fini(void);
 void shmem_static_init(void);
 void shmem_static_fini(void);
 
-/* rma.c: nelems elements of size bytes to / from PE pe of ctx's team */
-void ordo_shmem_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
-                    size_t nelems, size_t size, int pe, int nbi);
-void ordo_shmem_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
-                    size_t nelems, size_t size, int pe, int nbi);
-
 /* team.c */
 /* The deprecated active sets (active.c): the set's ordo context, made the
  * first time; -1 (logged) for a malformed set or a PE outside it. */

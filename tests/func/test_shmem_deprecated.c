@@ -1,7 +1,8 @@
 /* OpenSHMEM on ordo: what OpenSHMEM 1.5 deprecates but programs and
  * benchmarks still call, written as they call it (start_pes, _my_pe,
  * shmalloc, pSync arrays set to SHMEM_SYNC_VALUE, pWrk arrays), and the
- * 1.5 routines added beside them: the active-set collectives (barrier,
+ * 1.5 routines added beside them: the AMO names before 1.4, the active-set
+ * collectives (barrier,
  * broadcast32/64, collect, fcollect, alltoall, alltoalls) and the _to_all
  * reductions on the whole job and on sets of every other PE, the complex
  * reductions, strided alltoalls on teams, shmem_team_split_2d, the old
@@ -281,6 +282,34 @@ static void teams(void)
     shmem_free(t), shmem_free(o), shmem_free(d), shmem_free(s);
 }
 
+/* The AMO names before 1.4, at the next PE. */
+static void old_amos(void)
+{
+    int *iw = shmalloc(sizeof(int));
+    long *lw = shmalloc(sizeof(long));
+    long long *qw = shmalloc(sizeof(long long));
+    double *dw = shmalloc(sizeof(double));
+    *iw = 0, *lw = 0, *qw = 0, *dw = 0;
+    shmem_barrier_all();
+    int next = (me + 1) % npes;
+    CHECK(shmem_int_fadd(iw, 5, next) >= 0);
+    shmem_int_add(iw, 2, next);
+    shmem_int_inc(iw, next);
+    CHECK(shmem_int_finc(iw, next) >= 5);   /* the add and inc may still be on their way */
+    shmem_long_set(lw, 40, next);
+    shmem_quiet();
+    CHECK(shmem_long_fetch(lw, next) == 40);
+    CHECK(shmem_long_cswap(lw, 40, 41, next) == 40);
+    CHECK(shmem_long_swap(lw, 42, next) == 41);
+    CHECK(shmem_swap(lw, 43, next) == 42);
+    CHECK(shmem_longlong_fadd(qw, 3, next) == 0);
+    CHECK(shmem_double_swap(dw, 2.5, next) == 0.0);
+    shmem_barrier_all();
+    CHECK(*iw == 9 && *lw == 43 && *qw == 3 && *dw == 2.5);
+    shmem_barrier_all();
+    shfree(dw), shfree(qw), shfree(lw), shfree(iw);
+}
+
 /* shmem_wait: each PE releases the next; and the cache routines. */
 static void old_waits(void)
 {
@@ -319,6 +348,7 @@ int main(void)
     every_other();
     misuse();
     teams();
+    old_amos();
     old_waits();
     int *f = shmalloc(sizeof(int)), *sum = shmalloc(sizeof(int));
     *f = failures;
