@@ -85,8 +85,9 @@ typedef struct ordo_oob {
  *              may wait for a message another thread sends.
  * At SINGLE and FUNNELED a call from another thread is refused with
  * ORDO_ERR_THREAD and changes nothing; SERIALIZED is the program's promise
- * (not checked).  The lower levels cost nothing; MULTIPLE costs one
- * uncontended lock per call.  At MULTIPLE streams are the unit of
+ * (not checked).  The lower levels cost nothing; MULTIPLE costs a few
+ * plain stores per call while one thread calls ordo (its locks are biased
+ * to that thread), one uncontended lock per call once several do.  At MULTIPLE streams are the unit of
  * concurrency for one-sided calls: a put, get, atomic or put_signal that
  * completes on issue (target mapped into this process, nothing pending on
  * the stream, a region without ORDO_REGION_EPOCHS), a fence, and a quiet or

@@ -37,6 +37,10 @@ enum { MAX_HELD = 16 };
 static _Thread_local ordo_inner_lock_t *held[MAX_HELD] __attribute__((tls_model("initial-exec")));
 static _Thread_local unsigned nheld __attribute__((tls_model("initial-exec")));
 
+/* The process-wide lock's bias (see take_biased). */
+static ordo_inner_lock_t global_bias;
+static _Thread_local int global_biased __attribute__((tls_model("initial-exec")));
+
 /* The bias needs membarrier's private expedited command, registered once
  * per process; ThreadSanitizer cannot see the barrier it runs. */
 static int bias_possible(void)
@@ -55,6 +59,8 @@ void ordo_threads_start(ordo_thread_level_t l)
 {
     if (l == ORDO_THREAD_MULTIPLE)
         ordo_threads_bias_ok = bias_possible();
+    ordo_threads_inner_init(&global_bias);   /* no owner yet: the first caller */
+    global_biased = 0;
     level = l;
     /* the calling thread is the initial one of this ordo_init, and no
      * other thread is (whatever an earlier ordo_init said) */
@@ -77,24 +83,69 @@ ordo_thread_level_t ordo_threads_level(void)
     return level;
 }
 
-static void take(void)
-{
-    if (pthread_mutex_trylock(&big) == 0)
-        return;
-    atomic_fetch_add_explicit(&kept_out, 1, memory_order_relaxed);
-    pthread_mutex_lock(&big);
-    atomic_fetch_sub_explicit(&kept_out, 1, memory_order_relaxed);
-}
-
-static void give(void)
-{
-    pthread_mutex_unlock(&big);
-}
-
 int ordo_threads_bias_ok;
 unsigned ordo_threads_epoch;
 _Thread_local unsigned ordo_threads_initial_epoch __attribute__((tls_model("initial-exec")));
 _Thread_local char ordo_threads_token __attribute__((tls_model("initial-exec")));
+
+static void revoke_bias(ordo_inner_lock_t *m);
+
+/* The process-wide lock is biased too, as a stream's is (threads.h), to
+ * the first thread that calls ordo: while it is the only one, a call costs
+ * it plain stores instead of a mutex's two locked instructions.  Another
+ * thread takes the mutex, then revokes the bias for good; the owner, if
+ * inside, leaves at its next wait pass (or when its call returns) and
+ * takes the mutex like everyone.  Only owner and owner_in of this record
+ * are used. */
+
+static int take_biased(void)
+{
+    uintptr_t me = (uintptr_t)&ordo_threads_token, o = me, none = 0;
+    if (atomic_load_explicit(&global_bias.owner, memory_order_relaxed) != me) {
+        if (!atomic_compare_exchange_strong_explicit(&global_bias.owner, &none, me,
+                                                     memory_order_seq_cst,
+                                                     memory_order_relaxed))
+            return 0;   /* another thread's, or shared */
+        /* the first caller: whoever holds the mutex (it took it while there
+         * was no owner) is waited out; one that takes it from now on sees
+         * the claim and revokes it */
+        pthread_mutex_lock(&big);
+        pthread_mutex_unlock(&big);
+    }
+    atomic_store_explicit(&global_bias.owner_in, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst);   /* the revoker's membarrier orders it */
+    if (atomic_load_explicit(&global_bias.owner, memory_order_relaxed) == o)
+        return 1;
+    atomic_store_explicit(&global_bias.owner_in, 0, memory_order_release);
+    return 0;
+}
+
+static void take(void)
+{
+    if (ordo_threads_bias_ok && take_biased()) {
+        global_biased = 1;
+        return;
+    }
+    global_biased = 0;
+    if (pthread_mutex_trylock(&big) != 0) {
+        atomic_fetch_add_explicit(&kept_out, 1, memory_order_relaxed);
+        pthread_mutex_lock(&big);
+        atomic_fetch_sub_explicit(&kept_out, 1, memory_order_relaxed);
+    }
+    if (ordo_threads_bias_ok)
+        revoke_bias(&global_bias);   /* one load once it is shared */
+}
+
+static void give(void)
+{
+    if (global_biased) {
+        global_biased = 0;
+        atomic_signal_fence(memory_order_seq_cst);
+        atomic_store_explicit(&global_bias.owner_in, 0, memory_order_release);
+        return;
+    }
+    pthread_mutex_unlock(&big);
+}
 
 static void yield_or_relax(unsigned *spins)
 {
@@ -168,7 +219,23 @@ void ordo_threads_unlock(void)
 
 void ordo_threads_wait_pass_slow(void)
 {
-    if (depth == 0 || atomic_load_explicit(&kept_out, memory_order_relaxed) == 0)
+    if (depth == 0)
+        return;
+    if (global_biased &&
+        atomic_load_explicit(&global_bias.owner, memory_order_relaxed) ==
+            (uintptr_t)&ordo_threads_token) {
+        /* the process-wide lock is this thread's alone: only the inner
+         * locks it holds may be waited for (a fast path on its stream) */
+        if (atomic_load_explicit(&kept_out, memory_order_relaxed) != 0) {
+            give_held();
+            sched_yield();
+            take_held();
+        }
+        return;
+    }
+    /* the bias was revoked (its revoker waits for this thread to leave),
+     * or threads are kept out of the mutex */
+    if (!global_biased && atomic_load_explicit(&kept_out, memory_order_relaxed) == 0)
         return;
     unsigned mine = depth;
     depth = 0;

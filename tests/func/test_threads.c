@@ -6,7 +6,9 @@
  *                                   for a message another thread sends;
  *                                   two threads share a stream; one is in
  *                                   ordo_barrier while another exchanges
- *                                   messages
+ *                                   messages; the initial thread waits in a
+ *                                   receive for a message a new thread
+ *                                   sends
  *   test_threads single|funneled    another thread is refused, changing
  *                                   nothing; the initial thread goes on
  *   test_threads serialized         another thread may call, one at a time
@@ -187,6 +189,34 @@ static void run_shared_and_mixed(ordo_region_h region, void *base, ordo_comm_h c
     CHECK(pthread_join(chatter, NULL) == 0);
 }
 
+/* The first thread to call ordo owns the process-wide lock's bias; here it
+ * waits in a receive for a message only a second thread sends, so the
+ * second must take the lock from it while it waits (a revocation). */
+typedef struct {
+    ordo_comm_h comm;
+} late_sender_t;
+
+static void *send_late(void *arg)
+{
+    late_sender_t *l = arg;
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);   /* the initial thread is inside ordo_recv by now */
+    uint64_t v = 0x1a7e;
+    CHECK_OK(ordo_send(l->comm, &v, sizeof(v), ordo_rank(), 91));
+    return NULL;
+}
+
+static void run_owner_waits(ordo_comm_h comm)
+{
+    late_sender_t l = {.comm = comm};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, send_late, &l) == 0);
+    uint64_t got = 0;
+    CHECK_OK(ordo_recv(comm, &got, sizeof(got), ordo_rank(), 91, NULL));
+    CHECK(got == 0x1a7e);
+    CHECK(pthread_join(th, NULL) == 0);
+}
+
 static void run_multiple(void)
 {
     ordo_init_params_t p = {.field_mask = ORDO_INIT_FIELD_THREAD_LEVEL,
@@ -211,6 +241,7 @@ static void run_multiple(void)
     waiter_t wt = {0};
     REQUIRE_OK(ordo_comm_create(NULL, &wt.comm));
     CHECK_OK(ordo_coll_barrier(ORDO_COMM_WORLD));
+    run_owner_waits(wt.comm);   /* before any other thread has called ordo */
 
     pthread_t waiter;
     CHECK(pthread_create(&waiter, NULL, wait_for_self, &wt) == 0);
