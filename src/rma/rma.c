@@ -214,6 +214,28 @@ static ordo_status_t proc_null_op(ordo_region_h region, ordo_request_h *req_p)
     return ORDO_OK;
 }
 
+/* An atomic's value and compare operands (compare may be NULL: 0), widened
+ * to 64 bits. */
+static ORDO_INLINE void read_operands(const void *value, const void *compare, unsigned width,
+                                     uint64_t *v_p, uint64_t *c_p)
+{
+    uint64_t v = 0, c = 0;
+    if (width == 4) {
+        uint32_t v32, c32 = 0;
+        memcpy(&v32, value, 4);
+        if (compare)
+            memcpy(&c32, compare, 4);
+        v = v32;
+        c = c32;
+    } else {
+        memcpy(&v, value, 8);
+        if (compare)
+            memcpy(&c, compare, 8);
+    }
+    *v_p = v;
+    *c_p = c;
+}
+
 static void write_result(void *result, unsigned width, uint64_t v)
 {
     if (width == 4) {
@@ -582,19 +604,8 @@ static ORDO_INLINE int atomic_fast(ordo_stream_h stream, ordo_atomic_op_t aop, o
         fast_give(s, how);
         return 0;
     }
-    uint64_t v = 0, c = 0;
-    if (width == 4) {
-        uint32_t v32, c32 = 0;
-        memcpy(&v32, value, 4);
-        if (compare)
-            memcpy(&c32, compare, 4);
-        v = v32;
-        c = c32;
-    } else {
-        memcpy(&v, value, 8);
-        if (compare)
-            memcpy(&c, compare, 8);
-    }
+    uint64_t v, c;
+    read_operands(value, compare, width, &v, &c);
     s->stats.atomics++;
     order_point(s, flags);
     uint64_t old = ordo_tl_atomic_apply(at, aop, width, v, c);
@@ -823,19 +834,8 @@ static ordo_status_t atomic_common(ordo_stream_h stream, ordo_atomic_op_t aop,
     RMA_PROLOGUE(stream, flags, value, width, region, rank, offset, rkey);
     if ((rkey->base + offset) % width)
         return ORDO_ERR_MISALIGNED;
-    uint64_t v = 0, c = 0;
-    if (width == 4) {
-        uint32_t v32, c32 = 0;
-        memcpy(&v32, value, 4);
-        if (compare)
-            memcpy(&c32, compare, 4);
-        v = v32;
-        c = c32;
-    } else {
-        memcpy(&v, value, 8);
-        if (compare)
-            memcpy(&c, compare, 8);
-    }
+    uint64_t v, c;
+    read_operands(value, compare, width, &v, &c);
     s->stats.atomics++;
     void *ptr = rkey->ptr;
     if (ORDO_LIKELY(s->pending_head == NULL && ptr != NULL)) {
