@@ -4,21 +4,12 @@
  * their collectives, contexts.  argv[1] chooses the ordering mode of the
  * context the RMA and AMO checks run on: "default" (SHMEM_CTX_DEFAULT),
  * "strict", "ordered" (SHMEMX_CTX_ORDER_DEFAULT) or "relaxed". */
-#include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int me, npes, failures;
+#include "../shmem_harness.h"
 
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (!(cond)) {                                                              \
-            fprintf(stderr, "[PE %d] %s:%d: CHECK(%s) failed\n", me, __FILE__,      \
-                    __LINE__, #cond);                                               \
-            failures++;                                                             \
-        }                                                                           \
-    } while (0)
 
 static shmem_ctx_t ctx;
 
@@ -506,14 +497,9 @@ int main(int argc, char **argv)
     contexts();
     if (ctx != SHMEM_CTX_DEFAULT)
         shmem_ctx_destroy(ctx);
-    int total = 0, *f = shmem_malloc(sizeof(int)), *sum = shmem_malloc(sizeof(int));
-    *f = failures;
-    shmem_int_sum_reduce(SHMEM_TEAM_WORLD, sum, f, 1);
-    total = *sum;
-    if (me == 0)
-        printf("test_shmem %s: %d PEs, %d failure(s)\n", mode, npes, total);
-    shmem_free(sum);
-    shmem_free(f);
+    char what[64];
+    snprintf(what, sizeof(what), "test_shmem %s", mode);
+    int rc = shmem_test_report(what);
     shmem_finalize();
-    return failures ? 1 : 0;
+    return rc;
 }

@@ -9,20 +9,11 @@
  * waits, and an active set a PE is not in (refused by name, nothing
  * done).  Any PE count. */
 #include <complex.h>
-#include <shmem.h>
 #include <stdio.h>
 #include <string.h>
 
-static int me, npes, failures;
+#include "../shmem_harness.h"
 
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (!(cond)) {                                                              \
-            fprintf(stderr, "[PE %d] %s:%d: CHECK(%s) failed\n", me, __FILE__,      \
-                    __LINE__, #cond);                                               \
-            failures++;                                                             \
-        }                                                                           \
-    } while (0)
 
 /* Global, as the old programs keep them. */
 long pSync[SHMEM_BCAST_SYNC_SIZE > SHMEM_REDUCE_SYNC_SIZE ? SHMEM_BCAST_SYNC_SIZE
@@ -350,13 +341,7 @@ int main(void)
     teams();
     old_amos();
     old_waits();
-    int *f = shmalloc(sizeof(int)), *sum = shmalloc(sizeof(int));
-    *f = failures;
-    shmem_int_sum_reduce(SHMEM_TEAM_WORLD, sum, f, 1);
-    if (me == 0)
-        printf("test_shmem_deprecated: %d PEs, %d failure(s)\n", npes, *sum);
-    shfree(sum);
-    shfree(f);
+    int rc = shmem_test_report("test_shmem_deprecated");
     shmem_finalize();
-    return failures ? 1 : 0;
+    return rc;
 }

@@ -1,18 +1,9 @@
 /* The C11 type-generic interfaces of <shmem.h>: each picks the routine of
  * the type its pointer argument points to, with and without a context. */
-#include <shmem.h>
 #include <stdio.h>
 
-static int me, npes, failures;
+#include "../shmem_harness.h"
 
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (!(cond)) {                                                              \
-            fprintf(stderr, "[PE %d] %s:%d: CHECK(%s) failed\n", me, __FILE__,      \
-                    __LINE__, #cond);                                               \
-            failures++;                                                             \
-        }                                                                           \
-    } while (0)
 
 static long lbuf[8];
 static double dbuf[4];
@@ -76,8 +67,7 @@ int main(void)
     shmem_free(dst);
     shmem_free(src);
     shmem_ctx_destroy(ctx);
-    if (me == 0)
-        printf("test_shmem_generic: %d PEs, %d failure(s) at PE 0\n", npes, failures);
+    int rc = shmem_test_report("test_shmem_generic");
     shmem_finalize();
-    return failures ? 1 : 0;
+    return rc;
 }

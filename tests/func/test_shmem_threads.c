@@ -5,21 +5,12 @@
  * one more thread waits for a signal another PE's thread sends.  Every
  * value is checked; any PE count. */
 #include <pthread.h>
-#include <shmem.h>
 #include <stdio.h>
+
+#include "../shmem_harness.h"
 
 enum { THREADS = 3, ITERS = 2000 };
 
-static int me, npes, failures;
-
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (!(cond)) {                                                              \
-            fprintf(stderr, "[PE %d] %s:%d: CHECK(%s) failed\n", me, __FILE__,      \
-                    __LINE__, #cond);                                               \
-            __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);                     \
-        }                                                                           \
-    } while (0)
 
 /* Symmetric: per thread, a data word and a signal word the previous PE's
  * same thread writes; a counter every thread of every PE adds to. */
@@ -76,14 +67,7 @@ int main(void)
         CHECK(pthread_join(th[t], NULL) == 0);
     shmem_barrier_all();
     CHECK(counter == (long)THREADS * ITERS);
-    int *f = shmem_malloc(sizeof(int)), *sum = shmem_malloc(sizeof(int));
-    *f = failures;
-    shmem_int_sum_reduce(SHMEM_TEAM_WORLD, sum, f, 1);
-    if (me == 0)
-        printf("test_shmem_threads: %d PEs x %d threads, %d failure(s)\n", npes, THREADS,
-               *sum);
-    shmem_free(sum);
-    shmem_free(f);
+    int rc = shmem_test_report("test_shmem_threads");
     shmem_finalize();
-    return failures ? 1 : 0;
+    return rc;
 }
