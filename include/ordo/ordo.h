@@ -87,13 +87,14 @@ typedef struct ordo_oob {
  * ORDO_ERR_THREAD and changes nothing; SERIALIZED is the program's promise
  * (not checked).  The lower levels cost nothing; MULTIPLE costs a few
  * plain stores per call while one thread calls ordo (its locks are biased
- * to that thread), one uncontended lock per call once several do.  At MULTIPLE streams are the unit of
- * concurrency for one-sided calls: a put, get, atomic or put_signal that
- * completes on issue (target mapped into this process, nothing pending on
- * the stream, a region without ORDO_REGION_EPOCHS), a fence, and a quiet or
- * flush with nothing pending take their stream's lock alone, so threads on
- * different streams never contend (counted:
- * ops_stream_locked); everything else takes one process-wide lock.
+ * to that thread), one uncontended lock per call once several do.  At
+ * MULTIPLE streams are the unit of concurrency for one-sided calls: a put,
+ * get, atomic or put_signal that completes on issue (target mapped into
+ * this process, nothing pending on the stream, a region without
+ * ORDO_REGION_EPOCHS), a fence, and a quiet or flush with nothing pending
+ * take their stream's lock alone, so threads on different streams never
+ * contend (counted: ops_stream_locked); everything else takes one
+ * process-wide lock.
  * Collective calls are still made in the same order on every rank, and at
  * MULTIPLE never by two threads at once for the same context, as MPI asks
  * of communicators: the ordo_coll_* calls and ordo_comm_destroy count for
