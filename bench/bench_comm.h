@@ -54,6 +54,13 @@ static inline double bc_max_at_root(double v)
     MPI_Reduce(&v, &max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     return max;
 }
+/* The largest v over all ranks, at every rank. */
+static inline double bc_max_all(double v)
+{
+    double max = v;
+    MPI_Allreduce(&v, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return max;
+}
 /* block bytes to and from every rank */
 static inline void bc_alltoall(const void *sbuf, void *rbuf, size_t block)
 {
@@ -142,6 +149,12 @@ static inline double bc_max_at_root(double v)
 {
     double max = v;
     ordo_coll_reduce(ORDO_COMM_WORLD, &v, &max, 1, ORDO_DT_DOUBLE, ORDO_REDUCE_MAX, 0);
+    return max;
+}
+static inline double bc_max_all(double v)
+{
+    double max = v;
+    ordo_coll_allreduce(ORDO_COMM_WORLD, &v, &max, 1, ORDO_DT_DOUBLE, ORDO_REDUCE_MAX);
     return max;
 }
 static inline void bc_alltoall(const void *sbuf, void *rbuf, size_t block)

@@ -400,6 +400,16 @@ int bench_scaled_iters(int iters, size_t size)
     return n < 20 ? 20 : (int)n;
 }
 
+int bench_budget_iters(const bench_opts_t *o, int iters, int warm, double warm_us)
+{
+    if (o->iters_given || warm <= 0 || warm_us <= 0)
+        return iters;
+    double fit = BENCH_TRIAL_BUDGET_US / (warm_us / warm);
+    if (fit >= iters)
+        return iters;
+    return fit < 10 ? 10 : (int)fit;
+}
+
 int bench_osu_iters(const bench_opts_t *o, int small, int large)
 {
     return o->iters_given ? o->iters : o->size > 8192 ? large : small;

@@ -59,6 +59,15 @@ int bench_parse(int argc, char **argv, bench_opts_t *o);
 /* Iterations for a size: the given count up to 8 KiB, fewer above so that
  * large sizes take about as long (at least 20). */
 int   bench_scaled_iters(int iters, size_t size);
+/* A timed trial's budget: the ordering experiments' slow points (a strict
+ * stream over the network waits for every operation) would otherwise take
+ * minutes at the iteration count the fast ones need. */
+#define BENCH_TRIAL_BUDGET_US 200000.0
+/* Iterations for a trial of at most BENCH_TRIAL_BUDGET_US, from a warm-up
+ * of warm iterations that took warm_us: iters, or fewer (at least 10) when
+ * they would take longer; iters when given on the command line.  Ranks
+ * that must agree pass the largest warm_us (bc_max_all). */
+int   bench_budget_iters(const bench_opts_t *o, int iters, int warm, double warm_us);
 /* The OSU benchmarks' iteration and warm-up ("skip") counts for o->size:
  * `small` up to 8 KiB (their LARGE_MESSAGE_SIZE), `large` above; --iters or
  * --warmup given on the command line wins for every size. */

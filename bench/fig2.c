@@ -85,17 +85,20 @@ int main(int argc, char **argv)
         for (int m = 0; m < orders; m++) {
             if (v != 2)
                 bc_win_order(&w, m);
-            trial(&w, local, rbuf, o.size, W, partner, v, iters / 10 + 1, reqs);
+            int warm = iters / 10 + 1;
+            double warm_us = trial(&w, local, rbuf, o.size, W, partner, v, warm, reqs);
+            /* every rank runs the same count: the slowest warm-up decides */
+            int n = bench_budget_iters(&o, iters, warm, bc_max_all(warm_us));
             for (int t = 0; t < o.trials; t++)
-                samples[t] = (double)o.size * W * iters * np /
-                             trial(&w, local, rbuf, o.size, W, partner, v, iters, reqs);
+                samples[t] = (double)o.size * W * n * np /
+                             trial(&w, local, rbuf, o.size, W, partner, v, n, reqs);
             if (me == 0) {
                 bench_point_t p = {.experiment = "fig2", .impl = BENCH_IMPL,
                                    .paradigm = v == 2 ? "two-sided" : "one-sided",
                                    .variant = variants[v], .order = v == 2 ? NULL : bc_order_name(m),
                                    .np = np, .pairs = pairs, .window = W, .size = o.size,
-                                   .metric = "bandwidth_MBps", .unit = "MB/s", .iters = iters,
-                                   .warmup = iters / 10 + 1};
+                                   .metric = "bandwidth_MBps", .unit = "MB/s", .iters = n,
+                                   .warmup = warm};
                 bench_emit(&p, samples, o.trials);
             }
         }
