@@ -6,6 +6,7 @@
 
 #include <ordo/ordo.h>
 #include "../src/base/config.h"
+#include "../src/base/machine.h"
 #include "../src/boot/boot.h"
 #include "../src/tl/tl.h"
 
@@ -36,6 +37,23 @@ static int markdown(void)
         printf("| `%s` | %s | `%s` | %s |\n", s->name, types[s->type], s->def, s->help);
     }
     return 0;
+}
+
+/* What the auto settings choose for nranks ranks on this machine, and why
+ * (ordo_init makes the same choice from the ranks it finds here). */
+static void machine_choice(int nranks)
+{
+    ordo_machine_t m;
+    ordo_machine_probe(&m);
+    ordo_machine_measure_copy(&m);
+    ordo_auto_choice_t c;
+    ordo_auto_choose(&m, nranks, ordo_config.engine_bind == ORDO_ENGINE_BIND_RANK,
+                     ordo_config.engines, ordo_config.pio_max, &c);
+    printf("\nchosen for %d rank%s on this machine (%d CPU%s for the job, %d in this "
+           "process's mask):\n", nranks, nranks == 1 ? "" : "s", m.cpus, m.cpus == 1 ? "" : "s",
+           m.cpus_mine);
+    printf("  offload engines  %s\n", c.engines_why);
+    printf("  PIO limit        %s\n", c.pio_why);
 }
 
 /* The two-sided protocol thresholds a job of nranks would use. */
@@ -100,6 +118,7 @@ int main(int argc, char **argv)
         printf("  %-22s = %-10s (%s)\n      %s\n", s->name, v,
                ordo_config_source(i) == ORDO_SOURCE_ENV ? "environment" : "default", s->help);
     }
+    machine_choice(nranks);
     thresholds(nranks);
     return 0;
 }

@@ -933,6 +933,8 @@ ORDO_API ordo_status_t ordo_coll_exscan_nb(ordo_comm_h comm, const void *sbuf, v
 /* ------------------------------------------------------------- statistics */
 
 /* What the runtime did, and what ordering cost it.  Sums over all streams. */
+#define ORDO_STATS_LANES 8                /* ORDO_OFI_LANES is at most this */
+
 typedef struct ordo_stats {
     uint64_t puts, gets, atomics;       /* operations issued by the program */
     uint64_t bytes_put, bytes_got;
@@ -996,6 +998,12 @@ typedef struct ordo_stats {
                                            done at once in mapped memory (nothing pending
                                            on the stream, no epochs); fence; quiet and
                                            flush with nothing pending */
+    /* which lane of the network carried what (ORDO_OFI_LANES): operations
+     * per lane, and the unordered ones that kept to their peer's current
+     * lane (short puts and messages fill one batch there) or spread to
+     * another (large transfers, or the current lane busy) */
+    uint64_t lane_ops[ORDO_STATS_LANES];
+    uint64_t lane_kept, lane_spread;
 } ordo_stats_t;
 
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p);

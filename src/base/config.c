@@ -37,12 +37,18 @@ static const ordo_setting_t settings[] = {
      "Ordering mode of the default stream and of streams created without one: "
      "strict (issue order, gets see earlier puts), default (puts/atomics in order, "
      "gets may pass), relaxed (only fence orders)", order_names, FIELD(order), 0, 0},
-    {"ORDO_PIO_MAX", ORDO_SETTING_SIZE, "4K",
+    {"ORDO_PIO_MAX", ORDO_SETTING_SIZE, "auto",
      "Largest transfer the initiating CPU copies itself (PIO); larger ones go to "
-     "the offload engines", NULL, FIELD(pio_max), 0, 0},
-    {"ORDO_ENGINES", ORDO_SETTING_INT, "2",
+     "the offload engines; auto: every size where no engine runs, else what this CPU "
+     "copies (measured at ordo_init) in an engine's 2 us hand-off, 4K .. 1M",
+     NULL, FIELD(pio_max), 0, ORDO_AUTO_UNSET},
+    {"ORDO_ENGINES", ORDO_SETTING_INT, "auto",
      "Offload engines (copy threads) per process, i.e. engine transfers in flight "
-     "at once; 0 makes the initiator copy everything itself", NULL, FIELD(engines), 0, 0},
+     "at once; 0 makes the initiator copy everything itself; auto: up to 2, only on CPUs "
+     "that no rank or thread of the job on this machine uses (the cgroup's CPUs less "
+     "ranks x threads, shared among the ranks; with ORDO_ENGINE_BIND=rank, the rank's own "
+     "CPUs less its threads); ordo-info says what auto chose and why",
+     NULL, FIELD(engines), 0, ORDO_AUTO_UNSET},
     {"ORDO_ENGINE_CHUNK", ORDO_SETTING_SIZE, "256K",
      "Unit of engine work: a large transfer is split into chunks that engines "
      "(and a waiting initiator) copy in parallel", NULL, FIELD(engine_chunk), 0, 0},
@@ -70,19 +76,19 @@ static const ordo_setting_t settings[] = {
     {"ORDO_SHORT_MAX", ORDO_SETTING_SIZE, "auto",
      "Two-sided: largest payload sent inline in the receiver's queue (short protocol); "
      "auto: 8K below 16 ranks, 1K below 64, 512 below 256, else 256", NULL,
-     FIELD(short_max), 0, 1},
+     FIELD(short_max), 0, ORDO_AUTO_ZERO},
     {"ORDO_EAGER_MAX", ORDO_SETTING_SIZE, "auto",
      "Two-sided: largest payload copied through a bounce buffer (eager protocol); larger "
      "messages use rendezvous; auto: 32K below 16 ranks, 16K below 64, 8K below 256, else 4K",
-     NULL, FIELD(eager_max), 0, 1},
+     NULL, FIELD(eager_max), 0, ORDO_AUTO_ZERO},
     {"ORDO_EAGER_BUFFERS", ORDO_SETTING_INT, "auto",
      "Two-sided: bounce buffers per sender-receiver pair; auto: 8 below 16 ranks, 4 below "
-     "256, else 2", NULL, FIELD(eager_buffers), 0, 1},
+     "256, else 2", NULL, FIELD(eager_buffers), 0, ORDO_AUTO_ZERO},
     {"ORDO_P2P_CREDITS", ORDO_SETTING_INT, "auto",
      "Two-sided flow control: messages of one context a sender may have unmatched at one "
      "receiver before its sends on that context are held back; bounds the receiver's "
      "unexpected-message memory per context; auto: 256 below 16 ranks, 128 below 64, 64 "
-     "below 256, else 32", NULL, FIELD(p2p_credits), 0, 1},
+     "below 256, else 32", NULL, FIELD(p2p_credits), 0, ORDO_AUTO_ZERO},
     {"ORDO_P2P_PROTOCOL", ORDO_SETTING_ENUM, "auto",
      "Two-sided protocol for every message: auto (by size), or force short, eager, rget or "
      "rput; a message too large for a forced short goes eager (then rendezvous), one too "
@@ -232,10 +238,11 @@ static ordo_status_t parse_one(const ordo_setting_t *s, const char *text, ordo_c
 {
     void *field = (char *)cfg + s->offset;
     if (s->auto_ok && strcasecmp(text, "auto") == 0) {
+        int unset = s->auto_ok == ORDO_AUTO_UNSET;
         if (s->type == ORDO_SETTING_SIZE)
-            *(size_t *)field = 0;
+            *(size_t *)field = unset ? SIZE_MAX : 0;
         else
-            *(int *)field = 0;
+            *(int *)field = unset ? -1 : 0;
         return ORDO_OK;
     }
     switch (s->type) {
@@ -445,8 +452,10 @@ void ordo_config_value_string(size_t i, char *buf, size_t len)
 {
     const ordo_setting_t *s = &settings[i];
     const void *field = (const char *)&ordo_config + s->offset;
-    if (s->auto_ok && ((s->type == ORDO_SETTING_SIZE && *(const size_t *)field == 0) ||
-                       (s->type == ORDO_SETTING_INT && *(const int *)field == 0))) {
+    size_t auto_size = s->auto_ok == ORDO_AUTO_UNSET ? SIZE_MAX : 0;
+    int auto_int = s->auto_ok == ORDO_AUTO_UNSET ? -1 : 0;
+    if (s->auto_ok && ((s->type == ORDO_SETTING_SIZE && *(const size_t *)field == auto_size) ||
+                       (s->type == ORDO_SETTING_INT && *(const int *)field == auto_int))) {
         snprintf(buf, len, "auto");
         return;
     }

@@ -37,8 +37,8 @@ enum { ORDO_ALLTOALL_AUTO = 0, ORDO_ALLTOALL_PAIRWISE, ORDO_ALLTOALL_PUT };
 
 typedef struct ordo_config {
     int    order;              /* ordo_order_t of the default stream and new streams */
-    size_t pio_max;            /* largest transfer done by the CPU (PIO) */
-    int    engines;            /* offload engines (copy threads) in flight */
+    size_t pio_max;            /* largest transfer done by the CPU (PIO); SIZE_MAX: auto */
+    int    engines;            /* offload engines (copy threads) in flight; -1: auto */
     size_t engine_chunk;       /* engine work unit: large transfers are split */
     int    engine_bind;        /* ORDO_ENGINE_BIND_* */
     char   tl[128];            /* transports to use, in preference order */
@@ -81,6 +81,8 @@ typedef struct ordo_config {
 
 extern ordo_config_t ordo_config;
 
+enum { ORDO_AUTO_NO = 0, ORDO_AUTO_ZERO = 1, ORDO_AUTO_UNSET = 2 };
+
 typedef struct ordo_setting {
     const char          *name;     /* environment variable */
     ordo_setting_type_t  type;
@@ -89,7 +91,9 @@ typedef struct ordo_setting {
     const char *const   *choices;  /* ENUM: NULL-terminated names */
     size_t               offset;   /* field in ordo_config_t */
     size_t               maxlen;   /* STRING: buffer size */
-    int                  auto_ok;  /* INT/SIZE: "auto" is accepted and stored as 0 */
+    int                  auto_ok;  /* INT/SIZE: "auto" is accepted: ORDO_AUTO_ZERO stores it
+                                    * as 0, ORDO_AUTO_UNSET (where 0 is a value of its own)
+                                    * as -1 / SIZE_MAX, resolved at ordo_init */
 } ordo_setting_t;
 
 /* Reset to defaults, then read the environment.  A malformed value is an

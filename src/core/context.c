@@ -10,6 +10,7 @@
 #include "core.h"
 #include "../base/config.h"
 #include "../base/log.h"
+#include "../base/machine.h"
 
 ordo_context_t *ordo_ctx;
 
@@ -44,12 +45,52 @@ static int all_reached(const ordo_context_t *ctx)
 
 static void drive_transports(void *arg);
 
+/* Ranks of the job on this machine: the groups of ordorun --nodes share
+ * its cores, so machines count here, not nodes. */
+static int ranks_on_machine(const ordo_boot_t *b)
+{
+    if (b->machine_of == NULL)
+        return b->size;
+    int n = 0;
+    for (int r = 0; r < b->size; r++)
+        n += b->machine_of[r] == b->machine_of[b->rank];
+    return n;
+}
+
+/* Resolve the settings whose auto value depends on the machine (engines,
+ * the PIO limit) before the transports open with them. */
+static void choose_for_machine(ordo_context_t *ctx)
+{
+    ordo_machine_t m;
+    ordo_machine_probe(&m);
+    int here = ranks_on_machine(ctx->boot);
+    int bind_rank = ordo_config.engine_bind == ORDO_ENGINE_BIND_RANK;
+    ordo_auto_choose(&m, here, bind_rank, ordo_config.engines, ordo_config.pio_max,
+                     &ctx->machine);
+    if (ctx->machine.engines > 0 && ordo_config.pio_max == SIZE_MAX) {
+        ordo_machine_measure_copy(&m);   /* only a limit below engines needs the rate */
+        ordo_auto_choose(&m, here, bind_rank, ordo_config.engines, ordo_config.pio_max,
+                         &ctx->machine);
+    }
+    ctx->pio_max = ctx->machine.pio_max;
+    /* What a put leaves behind in a copy of its own (deferred behind earlier
+     * operations, or a short put over a network) stays small whatever the
+     * CPU copies in place. */
+    ctx->small_put_max = ordo_config.pio_max != SIZE_MAX ? ordo_config.pio_max
+                         : ctx->pio_max < 4096 ? ctx->pio_max : 4096;
+    if (ctx->rank == 0)
+        ordo_info("offload engines %s; PIO limit %s", ctx->machine.engines_why,
+                  ctx->machine.pio_why);
+}
+
 static ordo_status_t open_transports(ordo_context_t *ctx)
 {
     char list[sizeof(ordo_config.tl)];
     strcpy(list, ordo_config.tl);
     ordo_tl_params_t params = {.boot = ctx->boot, .rank = ctx->rank, .size = ctx->size,
-                               .ptr_retire = ordo_streams_quiesce};
+                               .ptr_retire = ordo_streams_quiesce,
+                               .engines = ctx->machine.engines,
+                               .pio_max = ctx->machine.pio_max};
     char *save = NULL;
     for (char *name = strtok_r(list, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
         const ordo_tl_ops_t *ops = ordo_tl_find(name);
@@ -153,8 +194,8 @@ ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params)
         goto err_free;
     ctx->rank = ctx->boot->rank;
     ctx->size = ctx->boot->size;
-    ctx->pio_max = ordo_config.pio_max;
     ordo_log_set_rank(ctx->rank);
+    choose_for_machine(ctx);
     if ((st = arm_job_timeout()) != ORDO_OK) {
         ordo_boot_close(ctx->boot, 0);
         goto err_free;
@@ -461,6 +502,10 @@ ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p)
         sum.msgs_bundled += f->msgs_bundled;
         sum.msg_bundles += f->msg_bundles;
         sum.pinned_bytes += f->pinned_bytes;
+        for (int l = 0; l < ORDO_STATS_LANES; l++)
+            sum.lane_ops[l] += f->lane_ops[l];
+        sum.lane_kept += f->lane_kept;
+        sum.lane_spread += f->lane_spread;
         sum.rcache_hits += f->rcache.hits;
         sum.rcache_misses += f->rcache.misses;
         sum.rcache_evictions += f->rcache.evictions;
@@ -504,6 +549,10 @@ ORDO_API ordo_status_t ordo_stats_print(FILE *out)
     P(puts_batched); P(put_batches); P(msgs_bundled); P(msg_bundles); P(pinned_bytes);
     P(rcache_hits); P(rcache_misses); P(rcache_evictions); P(rcache_invalidations);
     P(signals); P(ops_stream_locked);
+    for (int l = 0; l < ORDO_STATS_LANES; l++)
+        if (s.lane_ops[l])
+            fprintf(out, "lane_ops[%d]%*s %llu\n", l, 7, "", (unsigned long long)s.lane_ops[l]);
+    P(lane_kept); P(lane_spread);
 #undef P
     return ORDO_OK;
 }

@@ -8,6 +8,7 @@
 
 #include "../base/activity.h"
 #include "../base/compiler.h"
+#include "../base/machine.h"
 #include "../base/threads.h"
 #include "../boot/boot.h"
 #include "../tl/tl.h"
@@ -141,7 +142,9 @@ typedef struct ordo_context {
     struct ordo_region  *regions;          /* live */
     struct ordo_region  *zombies;          /* freed: kept so stale handles fail cleanly */
     uint32_t             next_region_id;
-    size_t               pio_max;
+    ordo_auto_choice_t   machine;          /* engines and PIO limit, and why */
+    size_t               pio_max;          /* the CPU copies transfers up to this itself */
+    size_t               small_put_max;    /* puts copied aside when they cannot go at once */
     ordo_stats_t         retired;          /* counters of destroyed streams */
     int                  in_finalize;
     int                  yield_idle;       /* waits give the core away when idle */

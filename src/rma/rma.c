@@ -330,7 +330,7 @@ static ordo_status_t issue_now(struct ordo_stream *s, struct ordo_request *op,
  * the source is free at once, as it would be had they gone out. */
 static ordo_status_t defer(struct ordo_stream *s, struct ordo_request *op, ordo_request_h *req_p)
 {
-    if (op->type == ORDO_OP_PUT && op->len <= ordo_ctx->pio_max) {
+    if (op->type == ORDO_OP_PUT && op->len <= ordo_ctx->small_put_max) {
         op->bounce = malloc(op->len ? op->len : 1);
         if (op->bounce == NULL) {
             ordo_op_release(op);
@@ -695,7 +695,7 @@ static ordo_status_t transfer_slow(struct ordo_stream *s, unsigned type, void *b
     /* A small put over a network: its source is copied and the put goes
      * on without the caller, complete locally at once (by quiet / flush
      * remotely), as on shared memory, where it is a store. */
-    int copy = type == ORDO_OP_PUT && len <= ordo_ctx->pio_max &&
+    int copy = type == ORDO_OP_PUT && len <= ordo_ctx->small_put_max &&
                (ordo_iface_of(rank)->ops->caps & ORDO_TL_CAP_NETWORK);
     if (blocking && !copy) {
         serialise(s, type, rank, len, flags);

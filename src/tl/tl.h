@@ -110,6 +110,11 @@ typedef struct ordo_tl_params {
     /* Returns once no thread can still use an rkey ptr it read before the
      * transport cleared it (see ordo_tl_rkey_t). */
     void       (*ptr_retire)(void);
+    /* What the core chose for this machine (ORDO_ENGINES, ORDO_PIO_MAX
+     * resolved): copy threads a transport may run, and the largest
+     * transfer the initiating CPU copies itself. */
+    int          engines;
+    size_t       pio_max;
 } ordo_tl_params_t;
 
 /* Where the owner's memory lives. */
@@ -221,6 +226,9 @@ struct ordo_tl_iface {
     uint64_t pinned_bytes;        /* a gauge: what registrations hold pinned now */
     uint64_t puts_batched, put_batches;   /* short puts gathered into messages */
     uint64_t msgs_bundled, msg_bundles;   /* short messages gathered into one */
+    uint64_t lane_ops[ORDO_STATS_LANES];  /* operations per lane (network) */
+    uint64_t lane_kept, lane_spread;      /* unordered ones kept on / moved off their
+                                             peer's current lane */
     ordo_rcache_counters_t rcache;
     /* active messages: set by the transport at open ... */
     size_t               am_short_max, am_bcopy_max;

@@ -21,8 +21,27 @@ int main(void)
     CHECK_STATUS(ordo_parse_size("99999999999999999999G", &b), ORDO_ERR_INVALID_PARAM);
 
     unsetenv("ORDO_PIO_MAX");
+    unsetenv("ORDO_ENGINES");
     CHECK_OK(ordo_config_load());
-    CHECK(ordo_config.pio_max == 4096);
+    /* chosen from the machine at ordo_init; 0 is a value of its own */
+    CHECK(ordo_config.pio_max == SIZE_MAX);
+    CHECK(ordo_config.engines == -1);
+    char text[32];
+    for (size_t i = 0; i < ordo_config_count(); i++)
+        if (strcmp(ordo_config_setting(i)->name, "ORDO_ENGINES") == 0) {
+            ordo_config_value_string(i, text, sizeof(text));
+            CHECK(strcmp(text, "auto") == 0);
+        }
+    setenv("ORDO_ENGINES", "0", 1);
+    setenv("ORDO_PIO_MAX", "0", 1);
+    CHECK_OK(ordo_config_load());
+    CHECK(ordo_config.engines == 0 && ordo_config.pio_max == 0);
+    setenv("ORDO_ENGINES", "auto", 1);
+    CHECK_OK(ordo_config_load());
+    CHECK(ordo_config.engines == -1);
+    unsetenv("ORDO_ENGINES");
+    unsetenv("ORDO_PIO_MAX");
+    CHECK_OK(ordo_config_load());
     for (size_t i = 0; i < ordo_config_count(); i++) {
         const ordo_setting_t *s = ordo_config_setting(i);
         CHECK(strncmp(s->name, "ORDO_", 5) == 0);

@@ -341,9 +341,13 @@ static ordo_status_t exchange_addresses(ofi_iface_t *o)
     ofi_card_t *all = calloc((size_t)o->size, sizeof(*all));
     void *names = calloc((size_t)o->size * (size_t)o->nlanes, OFI_ADDR_MAX);
     o->addr = calloc((size_t)o->size * (size_t)o->nlanes, sizeof(fi_addr_t));
+    o->peer_lane = calloc((size_t)o->size, 1);
     ordo_status_t st = ORDO_ERR_NO_MEMORY;
-    if (all == NULL || names == NULL || o->addr == NULL)
+    if (all == NULL || names == NULL || o->addr == NULL || o->peer_lane == NULL)
         goto out;
+    /* unordered traffic starts off lane 0, which carries the ordered */
+    for (int r = 0; r < o->size && o->nlanes > 1; r++)
+        o->peer_lane[r] = (uint8_t)(1 + r % (o->nlanes - 1));
     st = ordo_boot_allgather(o->boot, "ordo.ofi.card", &mine, sizeof(mine), all);
     if (st != ORDO_OK)
         goto out;
@@ -415,6 +419,7 @@ static void ofi_close(ordo_tl_iface_t *iface)
         fi_freeinfo(o->info_relaxed);
     ordo_tl_reorder_fini(iface);
     free(o->addr);
+    free(o->peer_lane);
     free(o);
 }
 

@@ -59,7 +59,7 @@ ordo_status_t ofi_lib_load(void);
 void          ofi_signals_save(struct sigaction *saved);
 void          ofi_signals_restore(const struct sigaction *saved);
 
-#define OFI_LANES_MAX 8
+#define OFI_LANES_MAX ORDO_STATS_LANES
 #define OFI_ADDR_MAX  64     /* bytes of one endpoint name we exchange */
 #define OFI_CQ_BATCH  16
 
@@ -172,6 +172,7 @@ typedef struct ofi_op {
     uint8_t          lane;
     uint8_t          done;
     uint8_t          abandoned;    /* its waiter gave up (peer dead): release on completion */
+    size_t           charged;      /* bytes counted in flight on its lane (ofi_lane_pick) */
     int              rank;
     /* what to (re)issue */
     ofi_rkey_t      *rkey;
@@ -226,7 +227,10 @@ typedef struct ofi_iface {
     struct fid_av     *av;
     fi_addr_t         *addr;          /* [rank * nlanes + lane] */
     ofi_lane_t         lane[OFI_LANES_MAX];
-    unsigned           next_lane;
+    /* which lane carries what (ofi_lane_pick): each peer's current lane for
+     * unordered traffic, and the RMA bytes in flight on each lane */
+    uint8_t           *peer_lane;     /* [rank] */
+    size_t             lane_inflight[OFI_LANES_MAX];
     /* memory registration */
     uint64_t           mr_mode;
     int                mr_local;      /* local buffers need descriptors */
@@ -293,6 +297,18 @@ typedef struct ofi_iface {
     int                stop_pipe[2];
     _Atomic uint64_t   last_active_ns;           /* the program last drove the transport */
 } ofi_iface_t;
+
+/* Unordered operations keep to their peer's current lane, so that short
+ * puts fill one batch and short messages one bundle, as on one lane; a
+ * transfer of at least OFI_LANE_LARGE bytes goes to the lane with the fewest
+ * bytes in flight (another than the current one on a tie, so what follows
+ * passes it), and a peer whose lane has OFI_LANE_BUSY bytes in flight moves
+ * to the least loaded one. */
+#define OFI_LANE_LARGE (64u << 10)
+#define OFI_LANE_BUSY  (256u << 10)
+/* The lane for an operation of len bytes to rank; ordered ones take lane 0,
+ * whose endpoint keeps the order (ordered_pairs).  Counted in the stats. */
+unsigned ofi_lane_pick(ofi_iface_t *o, int rank, size_t len, int ordered);
 
 /* ofi.c */
 ordo_status_t ofi_status(int fi_err);

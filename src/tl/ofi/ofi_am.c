@@ -359,10 +359,11 @@ ordo_status_t ofi_am_send(ofi_iface_t *o, int rank, unsigned lane, uint8_t kind,
     return ofi_status((int)ret);
 }
 
-static inline unsigned am_lane(ofi_iface_t *o)
+static inline unsigned am_lane(ofi_iface_t *o, int rank)
 {
-    /* Spread over the lanes: the layer above rebuilds any order it needs. */
-    return o->nlanes == 1 ? 0 : o->next_lane++ % (unsigned)o->nlanes;
+    /* Any lane will do (the layer above rebuilds the order it needs): the
+     * peer's current one, so that short messages share a bundle. */
+    return o->nlanes == 1 ? 0 : o->peer_lane[rank];
 }
 
 ordo_status_t ofi_am_short(ordo_tl_iface_t *iface, int rank, const void *hdr, size_t hdrlen,
@@ -371,7 +372,7 @@ ordo_status_t ofi_am_short(ordo_tl_iface_t *iface, int rank, const void *hdr, si
     ofi_iface_t *o = (ofi_iface_t *)iface;
     if (ORDO_UNLIKELY(hdrlen + len > iface->am_short_max))
         return ORDO_ERR_INVALID_PARAM;
-    return ofi_am_send(o, rank, am_lane(o), OFI_MSG_SHORT, hdr, hdrlen, payload, len);
+    return ofi_am_send(o, rank, am_lane(o, rank), OFI_MSG_SHORT, hdr, hdrlen, payload, len);
 }
 
 ordo_status_t ofi_am_bcopy(ordo_tl_iface_t *iface, int rank, const void *hdr, size_t hdrlen,
@@ -380,5 +381,5 @@ ordo_status_t ofi_am_bcopy(ordo_tl_iface_t *iface, int rank, const void *hdr, si
     ofi_iface_t *o = (ofi_iface_t *)iface;
     if (ORDO_UNLIKELY(hdrlen + len > iface->am_bcopy_max))
         return ORDO_ERR_INVALID_PARAM;
-    return ofi_am_send(o, rank, am_lane(o), OFI_MSG_BCOPY, hdr, hdrlen, payload, len);
+    return ofi_am_send(o, rank, am_lane(o, rank), OFI_MSG_BCOPY, hdr, hdrlen, payload, len);
 }

@@ -236,6 +236,8 @@ ofi_op_t *ofi_op_new(ofi_iface_t *o)
 
 void ofi_op_release(ofi_iface_t *o, ofi_op_t *op)
 {
+    o->lane_inflight[op->lane] -= op->charged;
+    op->charged = 0;
     ofi_mr_close(o, op->local_mr);
     op->local_mr = NULL;
     if (op->bounce)
@@ -634,14 +636,39 @@ static ofi_op_t *rma_op(ofi_iface_t *o, uint8_t type, ordo_tl_rkey_t *rkey, size
     op->offset = offset;
     op->local = local;
     op->len = len;
-    /* An ordered operation takes lane 0, whose endpoint keeps the order
-     * (ordered_pairs); the rest spread over every lane, so what is issued
-     * together may pass: the layer above waits where its order needs it. */
-    if ((flags & ORDO_TL_OP_ORDERED) || o->nlanes == 1)
-        op->lane = 0;
-    else
-        op->lane = (uint8_t)(o->next_lane++ % (unsigned)o->nlanes);
+    op->lane = (uint8_t)ofi_lane_pick(o, op->rank, len, (flags & ORDO_TL_OP_ORDERED) != 0);
+    op->charged = len;
+    o->lane_inflight[op->lane] += len;
     return op;
+}
+
+unsigned ofi_lane_pick(ofi_iface_t *o, int rank, size_t len, int ordered)
+{
+    if (ordered || o->nlanes == 1) {
+        o->super.lane_ops[0]++;
+        return 0;
+    }
+    unsigned cur = o->peer_lane[rank];
+    if (len < OFI_LANE_LARGE && o->lane_inflight[cur] < OFI_LANE_BUSY) {
+        o->super.lane_ops[cur]++;
+        o->super.lane_kept++;
+        return cur;
+    }
+    unsigned best = cur;
+    for (unsigned i = 1; i <= (unsigned)o->nlanes; i++) {   /* cur itself last */
+        unsigned l = (cur + i) % (unsigned)o->nlanes;
+        if (o->lane_inflight[l] < o->lane_inflight[best] || (best == cur && l != cur &&
+                                                             o->lane_inflight[l] == o->lane_inflight[cur]))
+            best = l;
+    }
+    if (len < OFI_LANE_LARGE)
+        o->peer_lane[rank] = (uint8_t)best;   /* the peer moves off its busy lane */
+    o->super.lane_ops[best]++;
+    if (best == cur)
+        o->super.lane_kept++;
+    else
+        o->super.lane_spread++;
+    return best;
 }
 
 static ordo_status_t transfer(ofi_iface_t *o, uint8_t type, ordo_tl_rkey_t *rkey,

@@ -515,10 +515,10 @@ static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_ifac
     s->rank = params->rank;
     s->size = params->size;
     s->ptr_retire = params->ptr_retire;
-    s->pio_max = ordo_config.pio_max;
+    s->pio_max = params->pio_max;
     s->chunk = ordo_config.engine_chunk;
     s->attach_max = ordo_config.attach_cache_max;
-    if (ordo_engine_pool_init(&s->engines, ordo_config.engines,
+    if (ordo_engine_pool_init(&s->engines, params->engines,
                               ordo_config.engine_bind == ORDO_ENGINE_BIND_ANY) != 0) {
         free(s);
         return ORDO_ERR_NO_MEMORY;

@@ -1,0 +1,196 @@
+/* The machine probe is hand-written rather than asked of hwloc: loading a
+ * topology takes milliseconds per process (5-8 ms on a 2-core VM), paid by
+ * every rank at ordo_init, and all the choice needs is two CPU counts,
+ * which one system call and the cgroup's cpuset file give. */
+#define _GNU_SOURCE
+#include "machine.h"
+
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* CPUs in a kernel CPU list ("0-3,8,10-11"); 0 if it cannot be read. */
+static int count_cpu_list(const char *text)
+{
+    int n = 0;
+    const char *p = text;
+    while (*p && *p != '\n') {
+        char *end;
+        long a = strtol(p, &end, 10);
+        if (end == p || a < 0)
+            return 0;
+        long b = a;
+        if (*end == '-') {
+            p = end + 1;
+            b = strtol(p, &end, 10);
+            if (end == p || b < a)
+                return 0;
+        }
+        n += (int)(b - a + 1);
+        p = end;
+        if (*p == ',')
+            p++;
+        else if (*p && *p != '\n')
+            return 0;
+    }
+    return n;
+}
+
+static int read_cpu_list_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    char line[4096];
+    int n = fgets(line, sizeof(line), f) ? count_cpu_list(line) : 0;
+    fclose(f);
+    return n;
+}
+
+/* The CPUs of this process's cpuset cgroup (v2, or v1's cpuset
+ * hierarchy); 0 where there is none to read. */
+static int cgroup_cpus(void)
+{
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (f == NULL)
+        return 0;
+    char line[1024], path[1200];
+    int n = 0;
+    while (n == 0 && fgets(line, sizeof(line), f)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *rel = NULL;
+        if (strncmp(line, "0::", 3) == 0) {
+            rel = line + 3;
+            snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cpuset.cpus.effective",
+                     strcmp(rel, "/") == 0 ? "" : rel);
+        } else if ((rel = strstr(line, ":cpuset:")) != NULL) {
+            rel += 8;
+            snprintf(path, sizeof(path), "/sys/fs/cgroup/cpuset%s/cpuset.effective_cpus",
+                     strcmp(rel, "/") == 0 ? "" : rel);
+            if ((n = read_cpu_list_file(path)) == 0)
+                snprintf(path, sizeof(path), "/sys/fs/cgroup/cpuset%s/cpuset.cpus",
+                         strcmp(rel, "/") == 0 ? "" : rel);
+        } else {
+            continue;
+        }
+        if (n == 0)
+            n = read_cpu_list_file(path);
+    }
+    fclose(f);
+    return n;
+}
+
+static int process_threads(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (f == NULL)
+        return 1;
+    char line[256];
+    int n = 1;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "Threads: %d", &n) == 1)
+            break;
+    fclose(f);
+    return n > 0 ? n : 1;
+}
+
+void ordo_machine_probe(ordo_machine_t *m)
+{
+    memset(m, 0, sizeof(*m));
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    m->cpus = online > 0 ? (int)online : 1;
+    int cg = cgroup_cpus();
+    if (cg > 0 && cg < m->cpus)
+        m->cpus = cg;
+    cpu_set_t mask;
+    m->cpus_mine = sched_getaffinity(0, sizeof(mask), &mask) == 0 ? CPU_COUNT(&mask) : m->cpus;
+    if (m->cpus_mine < 1)
+        m->cpus_mine = 1;
+    m->threads = process_threads();
+}
+
+static double now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+void ordo_machine_measure_copy(ordo_machine_t *m)
+{
+    enum { LEN = 64 << 10 };
+    char *a = malloc(2 * LEN);
+    if (a == NULL)
+        return;
+    memset(a, 1, 2 * LEN);
+    double best = 0;
+    for (int i = 0; i < 4; i++) {   /* the first warms the caches; the best of the rest */
+        double t0 = now_us();
+        memcpy(a + LEN, a, LEN);
+        __asm__ volatile("" : : "r"(a) : "memory");
+        double us = now_us() - t0;
+        if (i > 0 && us > 0 && (best == 0 || us < best))
+            best = us;
+    }
+    free(a);
+    m->copy_GBps = best > 0 ? LEN / best / 1e3 : 0;
+}
+
+void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,
+                      int engines_asked, size_t pio_asked, ordo_auto_choice_t *c)
+{
+    enum { ENGINES_WANTED = 2 };
+    if (ranks_here < 1)
+        ranks_here = 1;
+    int threads = m->threads > 0 ? m->threads : 1;
+    if (engines_asked >= 0) {
+        c->engines = engines_asked;
+        snprintf(c->engines_why, sizeof(c->engines_why), "%d, as ORDO_ENGINES asks",
+                 engines_asked);
+    } else if (bind_rank) {
+        /* confined to the rank's CPUs: what its own threads leave over */
+        int spare = m->cpus_mine - threads;
+        c->engines = spare < 0 ? 0 : spare > ENGINES_WANTED ? ENGINES_WANTED : spare;
+        snprintf(c->engines_why, sizeof(c->engines_why),
+                 "%d: the rank may run on %d CPU%s and runs %d thread%s of its own "
+                 "(ORDO_ENGINE_BIND=rank)", c->engines, m->cpus_mine, m->cpus_mine == 1 ? "" : "s",
+                 threads, threads == 1 ? "" : "s");
+    } else {
+        /* every rank here is alike: each keeps `threads` CPUs busy, and the
+         * CPUs nobody uses are shared out among the ranks */
+        long busy = (long)ranks_here * threads;
+        long spare = m->cpus - busy;
+        long each = spare > 0 ? spare / ranks_here : 0;
+        c->engines = each > ENGINES_WANTED ? ENGINES_WANTED : (int)each;
+        snprintf(c->engines_why, sizeof(c->engines_why),
+                 "%d: %d rank%s x %d thread%s on %d CPU%s leave %ld idle%s", c->engines,
+                 ranks_here, ranks_here == 1 ? "" : "s", threads, threads == 1 ? "" : "s",
+                 m->cpus, m->cpus == 1 ? "" : "s", spare > 0 ? spare : 0,
+                 c->engines ? "" : ": an engine would take turns with a rank on its core, "
+                                   "a slower PIO");
+    }
+    if (pio_asked != SIZE_MAX) {
+        c->pio_max = pio_asked;
+        snprintf(c->pio_why, sizeof(c->pio_why), "%zu, as ORDO_PIO_MAX asks", pio_asked);
+    } else if (c->engines == 0) {
+        c->pio_max = SIZE_MAX;
+        snprintf(c->pio_why, sizeof(c->pio_why),
+                 "every size: without engines the initiating CPU copies everything itself, "
+                 "at once");
+    } else {
+        /* what the CPU copies in an engine's hand-off time, as a power of two
+         * between 4 KiB and 1 MiB */
+        double bytes = m->copy_GBps * 1e3 * ORDO_ENGINE_HANDOFF_US;
+        size_t lim = 4096;
+        while (lim < (1u << 20) && (double)(lim * 2) <= bytes)
+            lim *= 2;
+        c->pio_max = lim;
+        snprintf(c->pio_why, sizeof(c->pio_why),
+                 "%zu: this CPU copies %.1f GB/s, %.0f KB in an engine's %.0f us hand-off",
+                 lim, m->copy_GBps, bytes / 1e3, ORDO_ENGINE_HANDOFF_US);
+    }
+}

@@ -1,0 +1,67 @@
+/* The auto choice of engines and PIO limit, on machines this one is not:
+ * engines only on CPUs no rank or thread of the job uses, an explicit
+ * setting always wins, and without engines the CPU copies every size. */
+#include <stdint.h>
+#include <string.h>
+
+#include "../harness.h"
+#include "../../src/base/machine.h"
+
+static ordo_auto_choice_t choose(int cpus, int mine, int threads, double gbps, int ranks,
+                                 int bind_rank, int engines, size_t pio)
+{
+    ordo_machine_t m = {.cpus = cpus, .cpus_mine = mine, .threads = threads,
+                        .copy_GBps = gbps};
+    ordo_auto_choice_t c;
+    memset(&c, 0x5a, sizeof(c));
+    ordo_auto_choose(&m, ranks, bind_rank, engines, pio, &c);
+    return c;
+}
+
+int main(void)
+{
+    /* two ranks on two cores: no core left, no engine, PIO at every size */
+    ordo_auto_choice_t c = choose(2, 1, 1, 20, 2, 0, -1, SIZE_MAX);
+    CHECK(c.engines == 0);
+    CHECK(c.pio_max == SIZE_MAX);
+    CHECK(strstr(c.engines_why, "0 idle") != NULL);
+
+    /* 2 ranks on 16 cores: 14 idle, 2 engines each, a PIO limit from the copy rate */
+    c = choose(16, 1, 1, 10, 2, 0, -1, SIZE_MAX);
+    CHECK(c.engines == 2);
+    CHECK(c.pio_max == 16384);   /* 10 GB/s x 2 us = 20 KB -> 16 KiB */
+    c = choose(16, 1, 1, 1000, 2, 0, -1, SIZE_MAX);
+    CHECK(c.pio_max == (1u << 20));   /* clamped */
+    c = choose(16, 1, 1, 0.5, 2, 0, -1, SIZE_MAX);
+    CHECK(c.pio_max == 4096);         /* clamped */
+
+    /* 16 ranks on 16 cores, or 4 ranks of 4 threads: none */
+    CHECK(choose(16, 1, 1, 10, 16, 0, -1, SIZE_MAX).engines == 0);
+    CHECK(choose(16, 4, 4, 10, 4, 0, -1, SIZE_MAX).engines == 0);
+    /* 6 ranks on 8 cores: 2 idle shared by 6 ranks, none each */
+    CHECK(choose(8, 1, 1, 10, 6, 0, -1, SIZE_MAX).engines == 0);
+    /* 3 ranks on 8 cores: 5 idle, one each */
+    CHECK(choose(8, 1, 1, 10, 3, 0, -1, SIZE_MAX).engines == 1);
+
+    /* bound to the rank's own CPUs: what its threads leave */
+    CHECK(choose(16, 1, 1, 10, 1, 1, -1, SIZE_MAX).engines == 0);
+    CHECK(choose(16, 4, 1, 10, 1, 1, -1, SIZE_MAX).engines == 2);
+    CHECK(choose(16, 4, 3, 10, 1, 1, -1, SIZE_MAX).engines == 1);
+
+    /* explicit settings win, each on its own */
+    c = choose(2, 1, 1, 10, 2, 0, 3, SIZE_MAX);
+    CHECK(c.engines == 3 && c.pio_max == 16384);
+    CHECK(strstr(c.engines_why, "ORDO_ENGINES") != NULL);
+    c = choose(2, 1, 1, 10, 2, 0, -1, 0);
+    CHECK(c.engines == 0 && c.pio_max == 0);
+    CHECK(strstr(c.pio_why, "ORDO_PIO_MAX") != NULL);
+
+    /* the probe reads this machine: sane counts */
+    ordo_machine_t m;
+    ordo_machine_probe(&m);
+    CHECK(m.cpus >= 1 && m.cpus_mine >= 1 && m.threads >= 1);
+    CHECK(m.copy_GBps == 0);
+    ordo_machine_measure_copy(&m);
+    CHECK(m.copy_GBps > 0);
+    return test_failures ? 1 : 0;
+}
