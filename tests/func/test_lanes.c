@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../harness.h"
@@ -69,6 +70,52 @@ static void relaxed_reorders(ordo_region_h r, int expect)
         printf("relaxed: %llu completions out of issue order\n", (unsigned long long)n);
         if (expect)
             CHECK(n > 0);
+    }
+    CHECK_OK(ordo_barrier());
+    CHECK_OK(ordo_stream_destroy(s));
+}
+
+/* A relaxed stream takes lanes where spreading pays: short puts keep to
+ * one lane (their batches fill as on one lane), large transfers spread. */
+static void relaxed_keeps_short_puts_together(ordo_region_h r, int lanes)
+{
+    ordo_stream_params_t sp = {.field_mask = ORDO_STREAM_FIELD_ORDER,
+                               .order = ORDO_ORDER_RELAXED};
+    ordo_stream_h s;
+    REQUIRE_OK(ordo_stream_create(&sp, &s));
+    if (ordo_rank() == 0) {
+        ordo_stats_t a, b;
+        CHECK_OK(ordo_stats_get(&a));
+        uint64_t v[64];
+        for (int round = 0; round < 50; round++) {
+            for (int i = 0; i < 64; i++) {
+                v[i] = (uint64_t)(round * 64 + i);
+                CHECK_OK(ordo_put(s, &v[i], 8, r, 1, offsetof(area_t, data) + 8 * (size_t)i, 0));
+            }
+            CHECK_OK(ordo_quiet(s));
+        }
+        char *big = calloc(1, BIG);
+        for (int i = 0; i < 8; i++)
+            CHECK_OK(ordo_put(s, big, BIG, r, 1, offsetof(area_t, data), 0));
+        CHECK_OK(ordo_quiet(s));
+        free(big);
+        CHECK_OK(ordo_stats_get(&b));
+        uint64_t used = 0, total = 0;
+        for (int l = 0; l < ORDO_STATS_LANES; l++) {
+            used += b.lane_ops[l] > a.lane_ops[l];
+            total += b.lane_ops[l] - a.lane_ops[l];
+        }
+        printf("relaxed: %llu kept, %llu spread, on %llu lanes\n",
+               (unsigned long long)(b.lane_kept - a.lane_kept),
+               (unsigned long long)(b.lane_spread - a.lane_spread), (unsigned long long)used);
+        if (lanes > 1) {
+            CHECK(b.lane_kept - a.lane_kept >= 50 * 64);   /* every short put kept */
+            CHECK(b.lane_spread - a.lane_spread >= 1);      /* the large ones spread */
+            CHECK(used >= 2);
+            CHECK(total == 50 * 64 + 8);
+        } else {
+            CHECK(b.lane_spread == a.lane_spread);
+        }
     }
     CHECK_OK(ordo_barrier());
     CHECK_OK(ordo_stream_destroy(s));
@@ -148,6 +195,9 @@ int main(int argc, char **argv)
     ordo_region_h r;
     REQUIRE_OK(ordo_region_alloc(sizeof(area_t), 0, &r, (void **)&mine));
     relaxed_reorders(r, expect);
+    const char *lanes = getenv("ORDO_OFI_LANES");
+    if (ordo_node_count() > 1)
+        relaxed_keeps_short_puts_together(r, lanes ? atoi(lanes) : 1);
     ordered_modes_hold(r, mine, ORDO_ORDER_STRICT, 0x1234567u);
     ordered_modes_hold(r, mine, ORDO_ORDER_DEFAULT, 0x89abcdefu);
     CHECK_OK(ordo_region_free(r));
