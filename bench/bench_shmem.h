@@ -76,6 +76,54 @@ static inline void bs_put_signal(void *dst, const void *src, size_t n, uint64_t 
     (void)dst, (void)src, (void)n, (void)flag, (void)v, (void)pe;
 #endif
 }
+/* Contexts by ordering option, for the rate variants: index 0 is the
+ * default context (the plain calls); ordo's OpenSHMEM adds a context per
+ * SHMEMX_CTX_ORDER_* option, which other libraries lack. */
+#ifdef SHMEMX_CTX_ORDER_STRICT
+static const long bs_ctx_options[] = {0, SHMEMX_CTX_ORDER_STRICT, SHMEMX_CTX_ORDER_DEFAULT,
+                                      SHMEMX_CTX_ORDER_RELAXED};
+static inline int bs_ctx_count(void) { return 4; }
+#else
+static const long bs_ctx_options[] = {0};
+static inline int bs_ctx_count(void) { return 1; }
+#endif
+static shmem_ctx_t bs_ctx;
+static int bs_ctx_index;
+static inline int bs_ctx_use(int i)
+{
+    bs_ctx_index = i;
+    if (i == 0) {
+        bs_ctx = SHMEM_CTX_DEFAULT;
+        return 0;
+    }
+    return shmem_ctx_create(bs_ctx_options[i], &bs_ctx) == 0 ? 0 : -1;
+}
+static inline void bs_ctx_done(void)
+{
+    if (bs_ctx_index != 0)
+        shmem_ctx_destroy(bs_ctx);
+}
+static inline void bs_cput(void *dst, const void *src, size_t n, int pe)
+{
+    if (bs_ctx_index == 0)
+        shmem_putmem(dst, src, n, pe);
+    else
+        shmem_ctx_putmem(bs_ctx, dst, src, n, pe);
+}
+static inline void bs_cput_nbi(void *dst, const void *src, size_t n, int pe)
+{
+    if (bs_ctx_index == 0)
+        shmem_putmem_nbi(dst, src, n, pe);
+    else
+        shmem_ctx_putmem_nbi(bs_ctx, dst, src, n, pe);
+}
+static inline void bs_cquiet(void)
+{
+    if (bs_ctx_index == 0)
+        shmem_quiet();
+    else
+        shmem_ctx_quiet(bs_ctx);
+}
 /* unsigned long long: the 8-byte AMO type every 1.4 library has */
 static inline uint64_t bs_fetch_add(uint64_t *dst, uint64_t v, int pe)
 {
@@ -162,6 +210,35 @@ static inline void bs_put_signal(void *dst, const void *src, size_t n, uint64_t 
     ordo_put_signal(bs_stream, src, n, bs_heap, pe, bs_off(dst), bs_off(flag), v,
                     ORDO_SIGNAL_SET, 0);
 }
+/* Streams by ordering mode, as the OpenSHMEM build's contexts: 0 is the
+ * default stream (relaxed, as a default context). */
+static const ordo_order_t bs_ctx_orders[] = {ORDO_ORDER_RELAXED, ORDO_ORDER_STRICT,
+                                             ORDO_ORDER_DEFAULT, ORDO_ORDER_RELAXED};
+static ordo_stream_h bs_ctx;
+static inline int bs_ctx_count(void) { return 4; }
+static inline int bs_ctx_use(int i)
+{
+    if (i == 0) {
+        bs_ctx = bs_stream;
+        return 0;
+    }
+    ordo_stream_params_t sp = {.field_mask = ORDO_STREAM_FIELD_ORDER, .order = bs_ctx_orders[i]};
+    return ordo_stream_create(&sp, &bs_ctx) == ORDO_OK ? 0 : -1;
+}
+static inline void bs_ctx_done(void)
+{
+    if (bs_ctx != bs_stream)
+        ordo_stream_destroy(bs_ctx);
+}
+static inline void bs_cput(void *dst, const void *src, size_t n, int pe)
+{
+    ordo_put(bs_ctx, src, n, bs_heap, pe, bs_off(dst), 0);
+}
+static inline void bs_cput_nbi(void *dst, const void *src, size_t n, int pe)
+{
+    ordo_put_nb(bs_ctx, src, n, bs_heap, pe, bs_off(dst), 0, NULL);
+}
+static inline void bs_cquiet(void) { ordo_quiet(bs_ctx); }
 static inline uint64_t bs_fetch_add(uint64_t *dst, uint64_t v, int pe)
 {
     uint64_t old = 0;
@@ -170,5 +247,13 @@ static inline uint64_t bs_fetch_add(uint64_t *dst, uint64_t v, int pe)
     return old;
 }
 #endif
+
+/* The ordering option of context i, for the records: NULL for the default
+ * context. */
+static inline const char *bs_ctx_order(int i)
+{
+    static const char *const names[] = {NULL, "strict", "default", "relaxed"};
+    return i > 0 && i < 4 ? names[i] : NULL;
+}
 
 #endif

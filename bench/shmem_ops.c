@@ -7,6 +7,8 @@
  *                (osu_oshm_put's definition)
  *   get          shmem_getmem, back to back (osu_oshm_get)
  *   put-rate     --window puts (_nbi), then one quiet: puts per second
+ *                (osu_oshm_put_mr_nb)
+ *   put-rate-blocking  the same with blocking puts (osu_oshm_put_mr)
  *   put-signal   ping-pong of a put-with-signal and a wait on the flag at
  *                the target, round trip / 2 (OpenSHMEM 1.5; skipped where
  *                the library lacks it)
@@ -14,14 +16,18 @@
  *   barrier      shmem_barrier_all, both PEs
  *
  * Each variant, once per --size (the data variants; atomics and the
- * barrier move 8 bytes whatever it says). */
+ * barrier move 8 bytes whatever it says).  The two rates run on the
+ * default context (order null in the records) and, where the library has
+ * ordering options (ordo's SHMEMX_CTX_ORDER_*), on a context of each: more
+ * freedom must never be slower, and non-blocking never slower than
+ * blocking. */
 #include <string.h>
 
 #include "bench_shmem.h"
 
-enum { PUT, GET, PUT_RATE, PUT_SIGNAL, FETCH_ADD, BARRIER, NVARIANTS };
-static const char *const names[NVARIANTS] = {"put", "get", "put-rate", "put-signal",
-                                             "fetch-add", "barrier"};
+enum { PUT, GET, PUT_RATE, PUT_RATE_BLOCKING, PUT_SIGNAL, FETCH_ADD, BARRIER, NVARIANTS };
+static const char *const names[NVARIANTS] = {"put", "get", "put-rate", "put-rate-blocking",
+                                             "put-signal", "fetch-add", "barrier"};
 
 static double one_trial(int v, char *buf, char *src, uint64_t *flag, size_t size, int window,
                         int warm, int iters, uint64_t *seq)
@@ -46,8 +52,15 @@ static double one_trial(int v, char *buf, char *src, uint64_t *flag, size_t size
         case PUT_RATE:
             if (me == 0) {
                 for (int w = 0; w < window; w++)
-                    bs_put_nbi(buf, src, size, peer);
-                bs_quiet();
+                    bs_cput_nbi(buf, src, size, peer);
+                bs_cquiet();
+            }
+            break;
+        case PUT_RATE_BLOCKING:
+            if (me == 0) {
+                for (int w = 0; w < window; w++)
+                    bs_cput(buf, src, size, peer);
+                bs_cquiet();
             }
             break;
         case PUT_SIGNAL:
@@ -71,7 +84,7 @@ static double one_trial(int v, char *buf, char *src, uint64_t *flag, size_t size
     }
     double us = bench_now_us() - t0;
     bs_barrier();
-    if (v == PUT_RATE)
+    if (v == PUT_RATE || v == PUT_RATE_BLOCKING)
         return (double)window * iters / us;            /* millions per second */
     return v == PUT_SIGNAL ? us / iters / 2 : us / iters;
 }
@@ -95,22 +108,31 @@ int main(int argc, char **argv)
     double *samples = calloc((size_t)o.trials, sizeof(double));
     uint64_t seq = 0;
     for (int v = 0; v < NVARIANTS; v++) {
-        int sized = v == PUT || v == GET || v == PUT_RATE || v == PUT_SIGNAL;
-        bench_point_t p = {.experiment = "shmem", .impl = BENCH_IMPL, .paradigm = "one-sided",
-                           .variant = names[v], .np = 2, .pairs = 1,
-                           .window = v == PUT_RATE ? o.window : 1, .size = sized ? size : 8,
-                           .metric = v == PUT_RATE ? "rate_Mmsgps" : "latency_us",
-                           .unit = v == PUT_RATE ? "Mmsg/s" : "us", .iters = iters,
-                           .warmup = warm};
-        if (v == PUT_SIGNAL && !BS_HAVE_PUT_SIGNAL) {
+        int rate = v == PUT_RATE || v == PUT_RATE_BLOCKING;
+        int sized = v == PUT || v == GET || rate || v == PUT_SIGNAL;
+        for (int c = 0; c < (rate ? bs_ctx_count() : 1); c++) {
+            bench_point_t p = {.experiment = "shmem", .impl = BENCH_IMPL,
+                               .paradigm = "one-sided", .variant = names[v],
+                               .order = bs_ctx_order(c), .np = 2, .pairs = 1,
+                               .window = rate ? o.window : 1, .size = sized ? size : 8,
+                               .metric = rate ? "rate_Mmsgps" : "latency_us",
+                               .unit = rate ? "Mmsg/s" : "us", .iters = iters, .warmup = warm};
+            if (v == PUT_SIGNAL && !BS_HAVE_PUT_SIGNAL) {
+                if (bs_rank() == 0)
+                    bench_skip(&p, "the OpenSHMEM library predates put-with-signal (1.5)");
+                continue;
+            }
+            if (bs_ctx_use(c) != 0) {
+                if (bs_rank() == 0)
+                    bench_skip(&p, "the library could not create a context with this option");
+                continue;
+            }
+            for (int t = 0; t < o.trials; t++)
+                samples[t] = one_trial(v, buf, src, flag, p.size, o.window, warm, iters, &seq);
+            bs_ctx_done();
             if (bs_rank() == 0)
-                bench_skip(&p, "the OpenSHMEM library predates put-with-signal (1.5)");
-            continue;
+                bench_emit(&p, samples, o.trials);
         }
-        for (int t = 0; t < o.trials; t++)
-            samples[t] = one_trial(v, buf, src, flag, p.size, o.window, warm, iters, &seq);
-        if (bs_rank() == 0)
-            bench_emit(&p, samples, o.trials);
     }
     free(samples);
     free(src);
