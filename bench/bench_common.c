@@ -400,11 +400,27 @@ int bench_scaled_iters(int iters, size_t size)
     return n < 20 ? 20 : (int)n;
 }
 
-int bench_budget_iters(const bench_opts_t *o, int iters, int warm, double warm_us)
+double bench_warm_up(bench_trial_fn trial, void *arg, int warm, double (*agree)(double))
 {
-    if (o->iters_given || warm <= 0 || warm_us <= 0)
+    double spent = 0, pace = 0;
+    for (int done = 0, n = 1; done < warm && spent < BENCH_TRIAL_BUDGET_US; n *= 2) {
+        if (n > warm - done)
+            n = warm - done;
+        double us = trial(arg, n);
+        if (agree)
+            us = agree(us);
+        spent += us;
+        done += n;
+        pace = us / n;
+    }
+    return pace;
+}
+
+int bench_budget_iters(int iters, double pace_us)
+{
+    if (pace_us <= 0)
         return iters;
-    double fit = BENCH_TRIAL_BUDGET_US / (warm_us / warm);
+    double fit = BENCH_TRIAL_BUDGET_US / pace_us;
     if (fit >= iters)
         return iters;
     return fit < 10 ? 10 : (int)fit;

@@ -63,11 +63,20 @@ int   bench_scaled_iters(int iters, size_t size);
  * stream over the network waits for every operation) would otherwise take
  * minutes at the iteration count the fast ones need. */
 #define BENCH_TRIAL_BUDGET_US 200000.0
-/* Iterations for a trial of at most BENCH_TRIAL_BUDGET_US, from a warm-up
- * of warm iterations that took warm_us: iters, or fewer (at least 10) when
- * they would take longer; iters when given on the command line.  Ranks
- * that must agree pass the largest warm_us (bc_max_all). */
-int   bench_budget_iters(const bench_opts_t *o, int iters, int warm, double warm_us);
+/* One timed run of iters iterations, in microseconds. */
+typedef double (*bench_trial_fn)(void *arg, int iters);
+/* Warm up: trial in rounds of 1, 2, 4 ... iterations until warm have run
+ * or a trial's budget has passed, so that a slow point warms up in a
+ * fraction of a second however large warm is.  Returns the pace of the
+ * last round, microseconds per iteration.  agree (NULL when one rank
+ * decides alone): called by every rank with its time after each round,
+ * returning the largest, so that ranks that run rounds together (both
+ * issue) stop together. */
+double bench_warm_up(bench_trial_fn trial, void *arg, int warm, double (*agree)(double));
+/* Iterations for a trial of at most BENCH_TRIAL_BUDGET_US at pace
+ * microseconds per iteration: iters (as given or the program's default: the
+ * most), or fewer, at least 10. */
+int   bench_budget_iters(int iters, double pace_us);
 /* The OSU benchmarks' iteration and warm-up ("skip") counts for o->size:
  * `small` up to 8 KiB (their LARGE_MESSAGE_SIZE), `large` above; --iters or
  * --warmup given on the command line wins for every size. */

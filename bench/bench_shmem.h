@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench_common.h"
 
@@ -87,8 +88,10 @@ static inline int bs_ctx_count(void) { return 4; }
 static const long bs_ctx_options[] = {0};
 static inline int bs_ctx_count(void) { return 1; }
 #endif
-static shmem_ctx_t bs_ctx;
-static int bs_ctx_index;
+static shmem_ctx_t bs_ctxs[4], bs_ctx;
+static int bs_ctx_made[4], bs_ctx_index;
+/* Make context i the current one, creating it at first use; 0, or -1 when
+ * the library refused it. */
 static inline int bs_ctx_use(int i)
 {
     bs_ctx_index = i;
@@ -96,12 +99,18 @@ static inline int bs_ctx_use(int i)
         bs_ctx = SHMEM_CTX_DEFAULT;
         return 0;
     }
-    return shmem_ctx_create(bs_ctx_options[i], &bs_ctx) == 0 ? 0 : -1;
+    if (!bs_ctx_made[i] && shmem_ctx_create(bs_ctx_options[i], &bs_ctxs[i]) != 0)
+        return -1;
+    bs_ctx_made[i] = 1;
+    bs_ctx = bs_ctxs[i];
+    return 0;
 }
 static inline void bs_ctx_done(void)
 {
-    if (bs_ctx_index != 0)
-        shmem_ctx_destroy(bs_ctx);
+    for (int i = 1; i < 4; i++)
+        if (bs_ctx_made[i])
+            shmem_ctx_destroy(bs_ctxs[i]);
+    memset(bs_ctx_made, 0, sizeof(bs_ctx_made));
 }
 static inline void bs_cput(void *dst, const void *src, size_t n, int pe)
 {
@@ -214,7 +223,7 @@ static inline void bs_put_signal(void *dst, const void *src, size_t n, uint64_t 
  * default stream (relaxed, as a default context). */
 static const ordo_order_t bs_ctx_orders[] = {ORDO_ORDER_RELAXED, ORDO_ORDER_STRICT,
                                              ORDO_ORDER_DEFAULT, ORDO_ORDER_RELAXED};
-static ordo_stream_h bs_ctx;
+static ordo_stream_h bs_ctxs[4], bs_ctx;
 static inline int bs_ctx_count(void) { return 4; }
 static inline int bs_ctx_use(int i)
 {
@@ -223,12 +232,17 @@ static inline int bs_ctx_use(int i)
         return 0;
     }
     ordo_stream_params_t sp = {.field_mask = ORDO_STREAM_FIELD_ORDER, .order = bs_ctx_orders[i]};
-    return ordo_stream_create(&sp, &bs_ctx) == ORDO_OK ? 0 : -1;
+    if (bs_ctxs[i] == NULL && ordo_stream_create(&sp, &bs_ctxs[i]) != ORDO_OK)
+        return -1;
+    bs_ctx = bs_ctxs[i];
+    return 0;
 }
 static inline void bs_ctx_done(void)
 {
-    if (bs_ctx != bs_stream)
-        ordo_stream_destroy(bs_ctx);
+    for (int i = 1; i < 4; i++)
+        if (bs_ctxs[i])
+            ordo_stream_destroy(bs_ctxs[i]);
+    memset(bs_ctxs, 0, sizeof(bs_ctxs));
 }
 static inline void bs_cput(void *dst, const void *src, size_t n, int pe)
 {

@@ -47,6 +47,20 @@ static double trial(bc_win_t *w, char *local, char *rbuf, size_t size, int W, in
     return bench_now_us() - t0;
 }
 
+typedef struct trial_arg {
+    bc_win_t *w;
+    char     *local, *rbuf;
+    size_t    size;
+    int       W, partner, v;
+    bc_req_t *reqs;
+} trial_arg_t;
+
+static double run(void *arg, int iters)
+{
+    trial_arg_t *a = arg;
+    return trial(a->w, a->local, a->rbuf, a->size, a->W, a->partner, a->v, iters, a->reqs);
+}
+
 int main(int argc, char **argv)
 {
     bench_opts_t o = {.trials = 10, .iters = 2000, .warmup = 200, .window = 64, .size = 8};
@@ -75,32 +89,36 @@ int main(int argc, char **argv)
     bc_win_make(BC_WIN_ALLOCATE, bytes, 0, &w, (void **)&base);
     char *local = bench_buffer(bytes), *rbuf = bench_buffer(bytes);
     bc_req_t *reqs = calloc(2 * (size_t)W, sizeof(bc_req_t));
-    double *samples = calloc((size_t)o.trials, sizeof(double));
+    double *samples = calloc((size_t)o.trials * 3, sizeof(double));
     int iters = bench_scaled_iters(o.iters, bytes / 64 + 1);
     bc_lock_all(&w);
     for (int v = 0; v < 3; v++) {
         if (o.variant && strcmp(o.variant, variants[v]) != 0)
             continue;
-        int orders = v == 2 ? 1 : bc_order_count();
+        int orders = v == 2 ? 1 : bc_order_count(), n[3];
+        int warm = iters / 10 + 1;
+        trial_arg_t arg = {&w, local, rbuf, o.size, W, partner, v, reqs};
         for (int m = 0; m < orders; m++) {
             if (v != 2)
                 bc_win_order(&w, m);
-            int warm = iters / 10 + 1;
-            double warm_us = trial(&w, local, rbuf, o.size, W, partner, v, warm, reqs);
-            /* every rank runs the same count: the slowest warm-up decides */
-            int n = bench_budget_iters(&o, iters, warm, bc_max_all(warm_us));
-            for (int t = 0; t < o.trials; t++)
-                samples[t] = (double)o.size * W * n * np /
-                             trial(&w, local, rbuf, o.size, W, partner, v, n, reqs);
-            if (me == 0) {
-                bench_point_t p = {.experiment = "fig2", .impl = BENCH_IMPL,
-                                   .paradigm = v == 2 ? "two-sided" : "one-sided",
-                                   .variant = variants[v], .order = v == 2 ? NULL : bc_order_name(m),
-                                   .np = np, .pairs = pairs, .window = W, .size = o.size,
-                                   .metric = "bandwidth_MBps", .unit = "MB/s", .iters = n,
-                                   .warmup = warm};
-                bench_emit(&p, samples, o.trials);
+            /* every rank runs the same rounds and count: the slowest decides */
+            n[m] = bench_budget_iters(iters, bench_warm_up(run, &arg, warm, bc_max_all));
+        }
+        /* the modes take turns trial by trial (a drift favours none) */
+        for (int t = 0; t < o.trials; t++)
+            for (int m = 0; m < orders; m++) {
+                if (v != 2)
+                    bc_win_order(&w, m);
+                samples[m * o.trials + t] = (double)o.size * W * n[m] * np / run(&arg, n[m]);
             }
+        for (int m = 0; m < orders && me == 0; m++) {
+            bench_point_t p = {.experiment = "fig2", .impl = BENCH_IMPL,
+                               .paradigm = v == 2 ? "two-sided" : "one-sided",
+                               .variant = variants[v], .order = v == 2 ? NULL : bc_order_name(m),
+                               .np = np, .pairs = pairs, .window = W, .size = o.size,
+                               .metric = "bandwidth_MBps", .unit = "MB/s", .iters = n[m],
+                               .warmup = warm};
+            bench_emit(&p, samples + m * o.trials, o.trials);
         }
     }
     bc_unlock_all(&w);

@@ -111,6 +111,11 @@ def _report(out: Path, console) -> int:
     if tables["loggp"][1]:
         _print_table(console, "LogGP parameters", *tables["loggp"])
     _print_table(console, "Claims of the papers", *tables["claims"])
+    if tables["invariant"][1]:
+        _print_table(console, "More freedom is never slower (pairs per transport)",
+                     *tables["invariant"])
+    if tables["violations"][1]:
+        _print_table(console, "More freedom measured SLOWER", *tables["violations"])
     _print_table(console, "Summary: median [95% CI]", *tables["summary"])
     for what, err, tail in tables["errors"]:
         console.print(f"[red]failed[/red] {what}: {err}")

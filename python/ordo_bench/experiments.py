@@ -51,6 +51,9 @@ class Job:
     # runs it: their experiment becomes that one's id and their variant
     # gains the label ("put, 4 lanes").
     label: str | None = None
+    # ordo over this many nodes (ordorun --nodes) whatever the run's --nodes:
+    # the network series of an experiment that also runs on shared memory
+    nodes: int | None = None
 
     def options(self, suite: str) -> tuple[str, ...]:
         opts = self.args.get(suite, self.args.get("paper", ()))
@@ -135,11 +138,36 @@ NETWORK = ("ordo over its network transport only (ordo-bench --nodes 2): two pro
            "cores over loopback TCP are not a NIC")
 
 
+def _lanes(k: int) -> str:
+    return f"{k} lane{'s' if k > 1 else ''}"
+
+
 def _lanes_jobs() -> tuple[Job, ...]:
     """ordo's put rate per ordering mode (swept inside put_rate) and lane count."""
     return tuple(Job("put_rate", _iters("2000", "5000"), _SMALL, ("ordo",),
-                     (("ORDO_OFI_LANES", str(k)),), label=f"{k} lane{'s' if k > 1 else ''}")
+                     (("ORDO_OFI_LANES", str(k)),), label=_lanes(k))
                  for k in (1, 2, 4))
+
+
+# The ordering invariant's sweep: every size from 8 B to 4 MiB (x4 in the
+# paper suite), each ordering mode, on every transport: self (one rank),
+# shared memory, and the network with one lane and with four.
+_ORDERING_SIZES = {"quick": (8, 65536),
+                   "paper": tuple(8 << (2 * i) for i in range(10)) + (4 << 20,),
+                   "full": tuple(8 << i for i in range(20))}
+NETWORK_LANES = (1, 4)
+
+
+def _ordering_jobs() -> tuple[Job, ...]:
+    """put_rate (W=16 puts, then a flush; its mixed variant leads each window
+    with a 64 KiB put) per transport; the modes are swept inside it."""
+    args = {suite: ("--iters", "2000", "--trials", n, "--window", "16")
+            for suite, n in TRIALS.items()}
+    jobs = [Job("put_rate", args, _ORDERING_SIZES, ("ordo",), np=1, label="self"),
+            Job("put_rate", args, _ORDERING_SIZES, ("ordo",), label="shm")]
+    jobs += [Job("put_rate", args, _ORDERING_SIZES, ("ordo",), (("ORDO_OFI_LANES", str(k)),),
+                 nodes=2, label=f"network, {_lanes(k)}") for k in NETWORK_LANES]
+    return tuple(jobs)
 
 
 def _bounce_jobs() -> tuple[Job, ...]:
@@ -190,6 +218,11 @@ def _fig2_jobs() -> tuple[Job, ...]:
                                    (4, (1, 16, 64), ("full",))):
         for w in windows:
             jobs.append(_one_sided("fig2", args, sizes, np=2 * pairs, window=w, suites=suites))
+    # over the network, where ordering costs: one pair, W=64, 1 and 4 lanes
+    for k in NETWORK_LANES:
+        jobs.append(Job("fig2", args, sizes, ("ordo",), (("ORDO_OFI_LANES", str(k)),),
+                        window=64, suites=("paper", "full"), nodes=2,
+                        label=f"network, {_lanes(k)}"))
     return tuple(jobs)
 
 
@@ -282,6 +315,14 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("lanes", "Put rate per ordering mode and lane count, over the network",
                "IPDPS'14 ordering modes (Gemini's adaptive routing: lanes that reorder)",
                _lanes_jobs(), nodes_min=2, notes=(NETWORK,)),
+    Experiment("ordering", "More freedom is never slower: put rate per ordering mode at every "
+               "size, on self, shared memory and the network with 1 and 4 lanes",
+               "IPDPS'14 ordering modes; ordo's invariant relaxed >= default >= strict",
+               _ordering_jobs(),
+               notes=("the report checks every pair of modes at every size and transport, and "
+                      "the OpenSHMEM contexts' options and nbi against blocking puts (shmem), "
+                      "and flags where the freer one measured slower",
+                      "network: " + NETWORK)),
     Experiment("put_batch", "Short puts over the network: gathered into messages vs one "
                "RMA write each",
                "Open MPI's pt2pt one-sided component and GASNet gather small puts the same way",

@@ -12,7 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from . import claims as claim_defs
-from . import figures, loggp, stats
+from . import figures, invariant, loggp, stats
 
 
 def load(run_dir: Path) -> tuple[list[dict], dict]:
@@ -170,6 +170,11 @@ _SELF_CHECK = ("<script>window.addEventListener('error',function(e){"
                "document.body.dataset.figures=ok+'/'+i.length;});</script>")
 
 
+_INVARIANT_WORDS = ("relaxed >= default >= strict and non-blocking >= blocking, for every "
+                    "pair of ordo's series that differ only in that freedom, at every size and "
+                    "on every transport: the speed-up of the freer form with its 95% interval.")
+
+
 def write(run_dir: Path) -> dict:
     """Draw the figures and write report.md and report.html; returns the
     tables (for the terminal)."""
@@ -183,6 +188,16 @@ def write(run_dir: Path) -> dict:
     over = sorted({r["experiment"] for r in _measured(records) if oversubscribed(r)})
     failed, skipped = problems(records, manifest)
     claim_rows = [[c.claim, c.paper, c.measured, c.definition, c.note] for c in cl]
+    checks = invariant.checks(records)
+    inv_rows = invariant.summary(checks)
+    bad = invariant.violations(checks)
+    bad_rows = [c.row() for c in bad]
+    inv_words = (f"{len(bad)} pair(s) where more freedom measured slower, beyond the 95% "
+                 "interval:" if bad else
+                 (f"In none of {len(checks)} pairs did more freedom measure slower beyond "
+                  "the 95% interval." if checks else
+                  "No pair of series differing only in ordering or blocking was measured "
+                  "(the ordering and shmem experiments measure them)."))
     claim_cols = ["claim", "papers", "this machine (95% CI)", "computed as", "note"]
     fail_cols = ["failed point", "error", "last lines of its stderr"]
     skip_cols = ["experiment", "impl", "why"]
@@ -212,6 +227,11 @@ def write(run_dir: Path) -> dict:
                _md_table(fail_cols, failed), ""]
     if skipped:
         md += [f"{len(skipped)} skipped:", "", _md_table(skip_cols, skipped), ""]
+    md += ["## More freedom is never slower", "", _INVARIANT_WORDS, "", inv_words, ""]
+    if inv_rows:
+        md += [_md_table(invariant.SUMMARY_COLUMNS, inv_rows), ""]
+    if bad_rows:
+        md += [_md_table(invariant.COLUMNS, bad_rows), ""]
     md += ["## Claims of the papers", "", _md_table(claim_cols, claim_rows), ""]
     if lg_rows:
         md += ["## LogGP parameters", "", _md_table(lg_cols, lg_rows), "",
@@ -235,6 +255,12 @@ def write(run_dir: Path) -> dict:
                   _html_table(fail_cols, failed, pre_last=True)]
     if skipped:
         parts += [f"<p>{len(skipped)} skipped:</p>", _html_table(skip_cols, skipped)]
+    parts += ["<h2>More freedom is never slower</h2>", f"<p>{html.escape(_INVARIANT_WORDS)}</p>",
+              f"<p{' class=warn' if bad else ''}>{html.escape(inv_words)}</p>"]
+    if inv_rows:
+        parts.append(_html_table(invariant.SUMMARY_COLUMNS, inv_rows))
+    if bad_rows:
+        parts.append(_html_table(invariant.COLUMNS, bad_rows, ["worse"] * len(bad_rows)))
     parts += ["<h2>Claims of the papers</h2>", _html_table(claim_cols, claim_rows)]
     if lg_rows:
         parts += ["<h2>LogGP parameters</h2>", _html_table(lg_cols, lg_rows),
@@ -246,6 +272,8 @@ def write(run_dir: Path) -> dict:
     parts.append("</body></html>")
     (run_dir / "report.html").write_text("\n".join(parts))
     return {"summary": (sum_head, sum_rows), "claims": (claim_cols, claim_rows),
+            "invariant": (invariant.SUMMARY_COLUMNS, inv_rows),
+            "violations": (invariant.COLUMNS, bad_rows),
             "loggp": (lg_cols, lg_rows), "osu": osu_tables(records),
             "skipped": skipped, "errors": failed, "warning": warn,
             "machine": machine_line, "method": method}

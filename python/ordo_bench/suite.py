@@ -106,7 +106,7 @@ def plan(experiments: list[Experiment], suite: str, impls: tuple[str, ...],
                 sizes = (narrow.sizes or job.sizes.get(suite, ())) if job.sizes else (None,)
                 for size in sizes:
                     key = (job.program, job.options(suite), job.env, job.np, impl, size,
-                           job.label)
+                           job.label, job.nodes)
                     if key in seen:
                         continue
                     seen.add(key)
@@ -128,8 +128,9 @@ def _launch_once(step: Step, suite: str, narrow: Narrowing, timeout: float) -> l
     if job.program in _PAIRS_ARE_RANKS and narrow.np and narrow.np % 2:
         raise BenchError(f"{job.program} pairs its ranks: --np {narrow.np} is odd")
     if step.impl == "ordo":
-        return run_ordo(job.program, *args, np=np, env=dict(job.env), timeout=timeout,
-                        nodes=narrow.nodes, launcher=narrow.launcher)
+        return run_ordo(job.program, *args, np=job.np if job.nodes else np, env=dict(job.env),
+                        timeout=timeout, nodes=job.nodes or narrow.nodes,
+                        launcher=narrow.launcher)
     return run_mpi(step.impl, job.program, *args, np=np, env=dict(job.mpi_env),
                    timeout=timeout, nodes=narrow.nodes,
                    launcher="srun" if narrow.launcher == "srun" else None)

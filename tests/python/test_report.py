@@ -161,7 +161,12 @@ def test_plan_sweeps_and_narrows_fig2(monkeypatch):
     points = {(s.job.np, s.job.window, s.size) for s in steps}
     assert {np for np, _, _ in points} == {2, 4}          # 1 and 2 pairs
     assert {w for _, w, _ in points} == {1, 8, 64}
-    assert len(points) == len(steps) == 2 * 3 * 5
+    assert len(points) == 2 * 3 * 5
+    # and over the network, one pair at W=64, with 1 and 4 lanes
+    network = [s for s in steps if s.job.nodes]
+    assert len(steps) == 2 * 3 * 5 + len(network) and len(network) == 2 * 5
+    assert {(s.job.nodes, s.job.np, s.job.window, s.job.label) for s in network} == \
+        {(2, 2, 64, "network, 1 lane"), (2, 2, 64, "network, 4 lanes")}
     steps, _ = plan([BY_ID["fig2"]], "paper", ("ordo",), Narrowing(window=8, pairs=2))
     assert {(s.job.np, s.job.window) for s in steps} == {(4, 8)}
     assert all("--window" in s.job.options("paper") for s in steps)
