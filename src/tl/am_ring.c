@@ -143,7 +143,11 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
                                  const void *payload, size_t len)
 {
     const ordo_am_geometry_t *g = &tx->geo;
-    unsigned n = g->nbounce, b = n;
+    /* Rotate over the buffers in use so far (a window's releases come in
+     * order, so the next is usually free), and take a new one only when all
+     * of those are busy: a lane touches as many buffers as it ever had in
+     * flight, not all it may have. */
+    unsigned n = tx->in_use, b = g->nbounce;
     for (unsigned i = 0; i < n; i++) {
         unsigned c = (tx->next_bounce + i) % n;
         if (atomic_load_explicit(flag_of(tx->base, g, c), memory_order_acquire) == 0) {
@@ -151,13 +155,19 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
             break;
         }
     }
-    if (b == n)
-        return ORDO_ERR_BUSY;
+    if (b == g->nbounce) {
+        if (n == g->nbounce ||
+            atomic_load_explicit(flag_of(tx->base, g, n), memory_order_acquire) != 0)
+            return ORDO_ERR_BUSY;
+        b = n;
+    }
     am_rec_t *rec = reserve(tx, LINE);
     if (rec == NULL)
         return ORDO_ERR_BUSY;
     atomic_store_explicit(flag_of(tx->base, g, b), 1, memory_order_relaxed);
-    tx->next_bounce = (b + 1) % n;
+    if (b == tx->in_use)
+        tx->in_use++;
+    tx->next_bounce = (b + 1) % tx->in_use;
     char *buf = bounce_of(tx->base, g, b);
     memcpy(buf, hdr, hdrlen);
     if (len)

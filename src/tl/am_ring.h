@@ -36,6 +36,7 @@ typedef struct ordo_am_tx {
     uint64_t           head_seen;   /* reader's head as last read */
     uint64_t           cleared;     /* stamps are cleared up to here */
     unsigned           next_bounce;
+    unsigned           in_use;      /* bounce buffers used so far: 0 .. in_use-1 */
 } ordo_am_tx_t;
 
 /* The receiver's end. */

@@ -81,10 +81,13 @@ uint64_t ordo_tl_atomic_apply(void *addr, ordo_atomic_op_t op, unsigned width,
 void ordo_tl_am_limits(int nranks, ordo_tl_am_limits_t *l)
 {
     /* Per pair memory grows with ranks squared on a node, so the defaults
-     * step down as the job grows, as the uGNI SMSG limits do. */
+     * step down as the job grows, as the uGNI SMSG limits do.  Bounce
+     * buffers are taken as a lane needs them (am_ring.c), so a pair touches
+     * as many as it had in flight: 64 below 16 ranks lets a window of 64
+     * eager sends (osu_bw's) go out without waiting. */
     static const struct { int below; size_t shrt, eager; unsigned nbounce, credits; } steps[] = {
-        {16, 8192, 32768, 8, 256},
-        {64, 1024, 16384, 4, 128},
+        {16, 8192, 32768, 64, 256},
+        {64, 1024, 16384, 16, 128},
         {256, 512, 8192, 4, 64},
         {1 << 30, 256, 4096, 2, 32},
     };

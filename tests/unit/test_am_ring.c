@@ -68,6 +68,30 @@ int main(void)
     delivered = 0;
     CHECK(ordo_am_poll(&rx, 64, count, NULL) == 2 && delivered == 2 && rx.broken == NULL);
 
+    /* bounce buffers are taken as they are needed: one at a time reuses
+     * the first, a window of three touches three, all four busy refuse */
+    memset(base, 0, section);
+    ordo_am_tx_init(&tx, base, &geo);
+    ordo_am_rx_init(&rx, base, &geo);
+    char msg[64] = "payload";
+    for (int i = 0; i < 5; i++) {
+        CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
+        delivered = 0;
+        CHECK(ordo_am_poll(&rx, 64, count, NULL) == 1 && delivered == 1);   /* released */
+    }
+    CHECK(tx.in_use == 1);
+    for (int i = 0; i < 3; i++)
+        CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
+    CHECK(tx.in_use == 3);
+    CHECK(ordo_am_poll(&rx, 64, count, NULL) == 3);
+    for (int i = 0; i < 3; i++)
+        CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
+    CHECK(tx.in_use == 3);
+    CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
+    CHECK(tx.in_use == 4);
+    CHECK_STATUS(ordo_am_send_bcopy(&tx, msg, 8, msg, 32), ORDO_ERR_BUSY);
+    CHECK(ordo_am_poll(&rx, 64, count, NULL) == 4 && rx.broken == NULL);
+
     char *rec = lane_with_records(0, &tx, &rx);
     *(uint16_t *)(rec + OFF_KIND) = 9;
     expect_broken(&rx, "no known kind");
