@@ -58,11 +58,11 @@ static int ranks_on_machine(const ordo_boot_t *b)
 }
 
 /* Resolve the settings whose auto value depends on the machine (engines,
- * the PIO limit) before the transports open with them. */
-static void choose_for_machine(ordo_context_t *ctx)
+ * the PIO limit) before the transports open with them.  m was probed
+ * before the bootstrap started threads of its own (PMIx's progress
+ * thread), so its thread count is the program's. */
+static void choose_for_machine(ordo_context_t *ctx, ordo_machine_t m)
 {
-    ordo_machine_t m;
-    ordo_machine_probe(&m);
     int here = ranks_on_machine(ctx->boot);
     int bind_rank = ordo_config.engine_bind == ORDO_ENGINE_BIND_RANK;
     ordo_auto_choose(&m, here, bind_rank, ordo_config.engines, ordo_config.pio_max,
@@ -189,13 +189,15 @@ ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params)
     ordo_context_t *ctx = calloc(1, sizeof(*ctx));
     if (ctx == NULL)
         return ORDO_ERR_NO_MEMORY;
+    ordo_machine_t machine;
+    ordo_machine_probe(&machine);
     st = ordo_boot_open(ordo_config.boot_timeout, oob, &ctx->boot);
     if (st != ORDO_OK)
         goto err_free;
     ctx->rank = ctx->boot->rank;
     ctx->size = ctx->boot->size;
     ordo_log_set_rank(ctx->rank);
-    choose_for_machine(ctx);
+    choose_for_machine(ctx, machine);
     if ((st = arm_job_timeout()) != ORDO_OK) {
         ordo_boot_close(ctx->boot, 0);
         goto err_free;

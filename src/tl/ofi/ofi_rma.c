@@ -654,11 +654,11 @@ unsigned ofi_lane_pick(ofi_iface_t *o, int rank, size_t len, int ordered)
         o->super.lane_kept++;
         return cur;
     }
-    unsigned best = cur;
-    for (unsigned i = 1; i <= (unsigned)o->nlanes; i++) {   /* cur itself last */
-        unsigned l = (cur + i) % (unsigned)o->nlanes;
-        if (o->lane_inflight[l] < o->lane_inflight[best] || (best == cur && l != cur &&
-                                                             o->lane_inflight[l] == o->lane_inflight[cur]))
+    /* the least loaded lane; on a tie another than cur (looked at last) */
+    unsigned n = (unsigned)o->nlanes, best = (cur + 1) % n;
+    for (unsigned i = 2; i <= n; i++) {
+        unsigned l = (cur + i) % n;
+        if (o->lane_inflight[l] < o->lane_inflight[best])
             best = l;
     }
     if (len < OFI_LANE_LARGE)
