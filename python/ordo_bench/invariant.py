@@ -48,8 +48,12 @@ class Check:
     speedup: stats.Ratio   # of the freer form: > 1 faster
     oversubscribed: bool
 
+    few: bool = False      # too few trials on a side for an interval to mean anything
+
     @property
     def verdict(self) -> str:
+        if self.few:
+            return "too few trials"
         if not self.speedup.differs:
             return "same"
         return "faster" if self.speedup.value > 1 else "SLOWER"
@@ -62,6 +66,15 @@ class Check:
 
 COLUMNS = ["transport", "series", "size (B)", "freer vs stricter", "speed-up (95% CI)",
            "verdict"]
+
+
+# A bootstrap interval from fewer trials than this is no interval: such a
+# pair is listed, never flagged (the paper suite's 10 launches give 10).
+MIN_TRIALS = 4
+
+
+def _few(a: dict, b: dict) -> bool:
+    return min(len(stats.samples_of(a)), len(stats.samples_of(b))) < MIN_TRIALS
 
 
 def _speedup(free: dict, strict: dict) -> stats.Ratio:
@@ -91,7 +104,7 @@ def checks(records: list[dict]) -> list[Check]:
             other = index.get(key(r, strict, r.get("variant")))
             if other:
                 out.append(Check(t, where, r["size"], free, strict, _speedup(r, other),
-                                 over or oversubscribed(other)))
+                                 over or oversubscribed(other), _few(r, other)))
         blocking = BLOCKING_FORM.get((r["experiment"], _base_variant(r)))
         if blocking:
             label = (r.get("variant") or "")[len(_base_variant(r)):]
@@ -99,7 +112,8 @@ def checks(records: list[dict]) -> list[Check]:
             if other:
                 mode = f" ({r['order']})" if r.get("order") else ""
                 out.append(Check(t, where + mode, r["size"], "non-blocking", "blocking",
-                                 _speedup(r, other), over or oversubscribed(other)))
+                                 _speedup(r, other), over or oversubscribed(other),
+                                 _few(r, other)))
     out.sort(key=lambda c: (c.transport, c.series, c.size, c.freer))
     return out
 
@@ -120,13 +134,15 @@ def summary(cs: list[Check]) -> list[list[str]]:
     for t in sorted(by):
         mine = by[t]
         worst = min(mine, key=lambda c: c.speedup.value)
-        count = {v: sum(1 for c in mine if c.verdict == v) for v in ("faster", "same", "SLOWER")}
+        count = {v: sum(1 for c in mine if c.verdict == v)
+                 for v in ("faster", "same", "SLOWER", "too few trials")}
         rows.append([t, str(len(mine)), str(count["faster"]), str(count["same"]),
-                     str(count["SLOWER"]),
+                     str(count["SLOWER"]), str(count["too few trials"]),
                      f"{worst.speedup.text()} at {worst.size} B ({worst.series}, "
                      f"{worst.freer} vs {worst.stricter})"])
     return rows
 
 
 SUMMARY_COLUMNS = ["transport", "pairs checked", "freer faster", "no difference measured",
-                   "freer SLOWER", "worst speed-up of the freer form"]
+                   "freer SLOWER", f"too few trials (< {MIN_TRIALS})",
+                   "worst speed-up of the freer form"]

@@ -63,8 +63,16 @@ def test_non_blocking_is_checked_against_its_blocking_form_per_context():
     assert invariant.checks([dict(r, impl="openmpi") for r in nb + bl]) == []
 
 
+def test_too_few_trials_are_listed_never_flagged():
+    recs = [rec("default", [10.0, 10.1]), rec("relaxed", [5.0, 5.1, 4.9, 5.0])]
+    cs = invariant.checks(recs)
+    assert cs and cs[0].verdict == "too few trials" and invariant.violations(cs) == []
+    assert invariant.summary(cs)[0][5] == "1"
+
+
 def test_oversubscribed_pairs_are_shown_but_not_flagged():
-    recs = [rec("default", [10.0, 10.1, 9.9], np=4), rec("relaxed", [5.0, 5.1, 4.9], np=4)]
+    recs = [rec("default", [10.0, 10.1, 9.9, 10.0], np=4),
+            rec("relaxed", [5.0, 5.1, 4.9, 5.0], np=4)]
     cs = invariant.checks(recs)
     assert cs and cs[0].verdict == "SLOWER" and cs[0].oversubscribed
     assert invariant.violations(cs) == []
