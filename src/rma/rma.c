@@ -764,8 +764,13 @@ ORDO_API ordo_status_t ordo_put_nb(ordo_stream_h stream, const void *src, size_t
                                    ordo_region_h region, int rank, size_t offset,
                                    unsigned flags, ordo_request_h *req_p)
 {
+    /* without a request (implicit completion, as shmem_put_nbi) the same
+     * code as ordo_put's: it is never slower than the blocking form */
     if (ORDO_LIKELY(ordo_ctx != NULL) &&
-        transfer_fast(stream, ORDO_OP_PUT, (void *)src, len, region, rank, offset, flags, req_p))
+        (req_p == NULL ? transfer_fast(stream, ORDO_OP_PUT, (void *)src, len, region, rank,
+                                       offset, flags, NULL)
+                       : transfer_fast(stream, ORDO_OP_PUT, (void *)src, len, region, rank,
+                                       offset, flags, req_p)))
         return ORDO_OK;
     ORDO_API_ENTER();
     return put_common(stream, src, len, region, rank, offset, flags, req_p, 0);
