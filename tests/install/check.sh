@@ -53,6 +53,15 @@ int main(void) {
 C
 "$work/prefix/bin/ordo-oshcc" -std=c11 "$work/hello.c" -o "$work/hello-oshcc"
 "$work/prefix/bin/ordo-oshcc" -std=c11 -c "$work/hello.c" -o "$work/hello.o"
+# as ./configure CC=ordo-oshcc calls it: CC names the wrapper itself, by
+# path or through PATH, and it must not run itself for ever
+CC="$work/prefix/bin/ordo-oshcc" timeout 30 "$work/prefix/bin/ordo-oshcc" -std=c11 \
+    "$work/hello.c" -o "$work/hello-cc-self"
+PATH="$work/prefix/bin:$PATH" CC=ordo-oshcc timeout 30 ordo-oshcc -std=c11 -c \
+    "$work/hello.c" -o "$work/hello-cc-path.o"
+ln -s "$work/prefix/bin/ordo-oshcc" "$work/my-shmem-cc"
+CC="$work/my-shmem-cc -O2" timeout 30 "$work/my-shmem-cc" -std=c11 -c "$work/hello.c" \
+    -o "$work/hello-cc-link.o"
 cc -std=c11 "$work/hello.c" $(pkg-config --cflags --libs ordo-shmem) -o "$work/hello-pc"
 SHMEM_SYMMETRIC_SIZE=8M "$work/prefix/bin/ordorun" -n 2 "$work/hello-oshcc"
 SHMEM_SYMMETRIC_SIZE=8M LD_LIBRARY_PATH=$(pkg-config --variable=libdir ordo-shmem) \
