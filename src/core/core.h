@@ -79,6 +79,7 @@ struct ordo_request {
      * transfers; inner is the one started (NULL: none), and a start that
      * finished at once leaves its status and info here (done_at_start). */
     uint8_t              persistent, done_at_start;
+    uint8_t              on_held;    /* in its stream's held list */
     struct ordo_request *inner;
 };
 
@@ -125,6 +126,8 @@ struct ordo_stream {
     uint32_t             inflight_ordered[ORDO_MAX_TL * 4 * 2];
     ordo_status_t        error;      /* first failure of an implicit op, for quiet */
     struct ordo_request *free_ops;
+    struct ordo_request *held_head;    /* complete, the program holds the handle (linked
+                                          through prev / next until it waits for it) */
     ordo_stats_t         stats;
     struct ordo_stream  *next, *prev;   /* the context's live streams (dead: next only) */
 };
@@ -137,6 +140,9 @@ typedef struct ordo_context {
     int                 *tl_of_rank;       /* index into ifaces, -1: unreachable */
     struct ordo_stream  *default_stream;
     struct ordo_stream  *streams;          /* all, default included */
+    struct ordo_request *dead_ops;         /* held by the program when their stream was
+                                              destroyed: a stale handle finds a dead magic;
+                                              freed at finalize */
     struct ordo_stream  *dead_streams;     /* destroyed: reused by the next ones created,
                                               so a stale handle finds a dead magic */
     struct ordo_region  *regions;          /* live */
@@ -216,6 +222,9 @@ ordo_status_t        ordo_stream_new(ordo_order_t order, struct ordo_stream **st
 void                 ordo_stream_delete(struct ordo_stream *s);
 struct ordo_request *ordo_op_alloc(struct ordo_stream *s);
 void                 ordo_op_release(struct ordo_request *op);
+/* A complete request the program holds a handle to: kept in its stream's held
+ * list until the program waits for it (ordo_op_release) or the stream goes. */
+void                 ordo_op_held(struct ordo_request *op);
 void                 ordo_op_append(struct ordo_stream *s, struct ordo_request *op);
 void                 ordo_op_unlink(struct ordo_stream *s, struct ordo_request *op);
 

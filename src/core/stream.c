@@ -34,6 +34,14 @@ ordo_status_t ordo_stream_new(ordo_order_t order, struct ordo_stream **stream_p)
     return ORDO_OK;
 }
 
+static void keep_dead(struct ordo_request *op)
+{
+    op->magic = ORDO_MAGIC_DEAD;
+    op->on_held = 0;
+    op->next = ordo_ctx->dead_ops;
+    ordo_ctx->dead_ops = op;
+}
+
 void ordo_stream_delete(struct ordo_stream *s)
 {
     if (s->prev)
@@ -43,12 +51,25 @@ void ordo_stream_delete(struct ordo_stream *s)
     if (s->next)
         s->next->prev = s->prev;
     ordo_stats_retire(&s->stats);
-    /* Requests the program never waited for are released with the stream. */
+    /* Requests the program never waited for are released with the stream;
+     * those it holds a handle to are kept, dead, so that the handle is
+     * refused instead of reading freed memory, and freed at finalize. */
     while (s->pending_head) {
         struct ordo_request *op = s->pending_head;
         ordo_op_unlink(s, op);
         free(op->bounce);
-        free(op);
+        op->bounce = NULL;
+        if (op->user_held)
+            keep_dead(op);
+        else
+            free(op);
+    }
+    while (s->held_head) {
+        struct ordo_request *op = s->held_head;
+        s->held_head = op->next;
+        free(op->bounce);
+        op->bounce = NULL;
+        keep_dead(op);
     }
     while (s->free_ops) {
         struct ordo_request *op = s->free_ops;
@@ -63,6 +84,11 @@ void ordo_stream_delete(struct ordo_stream *s)
 
 void ordo_stream_free_dead(void)
 {
+    while (ordo_ctx->dead_ops) {
+        struct ordo_request *op = ordo_ctx->dead_ops;
+        ordo_ctx->dead_ops = op->next;
+        free(op);
+    }
     while (ordo_ctx->dead_streams) {
         struct ordo_stream *s = ordo_ctx->dead_streams;
         ordo_ctx->dead_streams = s->next;
@@ -93,9 +119,25 @@ struct ordo_request *ordo_op_alloc(struct ordo_stream *s)
     return op;
 }
 
+void ordo_op_held(struct ordo_request *op)
+{
+    struct ordo_stream *s = op->stream;
+    op->prev = NULL;
+    op->next = s->held_head;
+    if (s->held_head)
+        s->held_head->prev = op;
+    s->held_head = op;
+    op->on_held = 1;
+}
+
 void ordo_op_release(struct ordo_request *op)
 {
     struct ordo_stream *s = op->stream;
+    if (op->on_held) {
+        if (op->prev) op->prev->next = op->next; else s->held_head = op->next;
+        if (op->next) op->next->prev = op->prev;
+        op->on_held = 0;
+    }
     free(op->bounce);
     op->bounce = NULL;
     op->magic = ORDO_MAGIC_DEAD;

@@ -263,6 +263,8 @@ static void op_complete(ordo_tl_comp_t *comp, ordo_status_t status)
         if (status != ORDO_OK && s->error == ORDO_OK)
             s->error = status;
         ordo_op_release(op);
+    } else {
+        ordo_op_held(op);   /* until the program waits, or the stream goes */
     }
 }
 
