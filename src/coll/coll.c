@@ -1,4 +1,5 @@
 /* Collectives: the layer (scratch region, progress) and the public calls. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,8 +78,20 @@ static ordo_status_t coll_init(void)
             st = ORDO_ERR_NO_MEMORY;
             goto err_stream;
         }
-        st = ordo_region_alloc(coll->slot_bytes * (size_t)ordo_config.coll_slots, 0,
-                               &coll->scratch, &local);
+        size_t total = 0;
+        if (ordo_config.coll_scratch > SIZE_MAX / 4 ||
+            __builtin_mul_overflow(coll->slot_bytes, (size_t)ordo_config.coll_slots, &total)) {
+            ordo_error("the collectives' scratch region, ORDO_COLL_SLOTS=%d slots of "
+                       "ORDO_COLL_SCRATCH=%zu bytes, does not fit in memory: lower either",
+                       ordo_config.coll_slots, ordo_config.coll_scratch);
+            st = ORDO_ERR_INVALID_PARAM;
+            goto err_stream;
+        }
+        st = ordo_region_alloc(total, 0, &coll->scratch, &local);
+        if (st == ORDO_ERR_NO_MEMORY)
+            ordo_error("the collectives' scratch region is ORDO_COLL_SLOTS=%d slots of "
+                       "ORDO_COLL_SCRATCH=%zu bytes (%zu in all): lower either",
+                       ordo_config.coll_slots, ordo_config.coll_scratch, total);
         if (st != ORDO_OK)
             goto err_stream;
         coll->mapped[ordo_ctx->rank] = local;

@@ -11,7 +11,12 @@
 
 #include "shmem_internal.h"
 
-#define DEFAULT_HEAP (128u << 20)
+/* Unset, the heap is 1 GiB of address space, backed only where it is
+ * touched (OSU's message-rate programs need 200 MiB): a program written
+ * for a library with a large default runs without a setting.  Where that
+ * cannot be had (a memory limit below it), 128 MiB, with a warning. */
+#define DEFAULT_HEAP  ((size_t)1 << 30)
+#define FALLBACK_HEAP ((size_t)128 << 20)
 #define MIN_ALIGN    16u
 
 typedef struct block {
@@ -24,10 +29,11 @@ static size_t   nblocks, capblocks;
 
 /* SHMEM_SYMMETRIC_SIZE: a number of bytes with an optional K, M, G or T
  * (powers of 1024), as the standard describes it. */
-static int heap_size_setting(size_t *size_p)
+static int heap_size_setting(size_t *size_p, int *given_p)
 {
     const char *v = getenv("SHMEM_SYMMETRIC_SIZE");
-    if (v == NULL || *v == '\0') {
+    *given_p = v != NULL && *v != '\0';
+    if (!*given_p) {
         *size_p = DEFAULT_HEAP;
         return 0;
     }
@@ -54,11 +60,21 @@ static int heap_size_setting(size_t *size_p)
 int shmem_heap_init(void)
 {
     size_t size;
-    if (heap_size_setting(&size) != 0)
+    int given;
+    if (heap_size_setting(&size, &given) != 0)
         return -1;
     size = (size + 4095) & ~(size_t)4095;
     void *base;
     ordo_status_t st = ordo_region_alloc(size, 0, &shmem_g.heap, &base);
+    if (st == ORDO_ERR_NO_MEMORY && !given) {
+        /* refused on every PE alike (region creation agrees on failure) */
+        if (ordo_rank() == 0)
+            shmem_error("shmem_init", "warning: the default symmetric heap of %zu bytes could "
+                        "not be had; using %zu (SHMEM_SYMMETRIC_SIZE sets it)", size,
+                        FALLBACK_HEAP);
+        size = FALLBACK_HEAP;
+        st = ordo_region_alloc(size, 0, &shmem_g.heap, &base);
+    }
     if (st != ORDO_OK) {
         shmem_error("shmem_init", "a symmetric heap of %zu bytes could not be had (%s): set "
                                   "SHMEM_SYMMETRIC_SIZE lower", size, ordo_status_string(st));

@@ -175,6 +175,36 @@ def test_large_eager_limit_costs_nothing_until_used(bindir):
     assert maxrss_kib < 256 * 1024, maxrss_kib
 
 
+@pytest.mark.parametrize("settings, named", [
+    ({"ORDO_EAGER_MAX": "1G", "ORDO_EAGER_BUFFERS": "65535"},
+     ("ORDO_EAGER_BUFFERS=65535", "ORDO_EAGER_MAX=1073741824")),
+    ({"ORDO_COLL_SLOTS": "64", "ORDO_COLL_SCRATCH": "16G"},
+     ("ORDO_COLL_SLOTS=64", "ORDO_COLL_SCRATCH=17179869184")),
+    ({"ORDO_COLL_SLOTS": "64", "ORDO_COLL_SCRATCH": "16000000000G"},
+     ("ORDO_COLL_SLOTS=64", "ORDO_COLL_SCRATCH=")),
+])
+def test_settings_whose_product_cannot_be_had_are_named(bindir, settings, named):
+    # the failure names the settings whose product it is, with their values,
+    # not only a byte count
+    r = jobs.ordorun(bindir, "-n", "2", jobs.probe(bindir), "ok",
+                     env={**os.environ, **settings}, timeout=60)
+    assert r.returncode != 0
+    for text in named:
+        assert text in r.stderr, r.stderr
+
+
+def test_default_symmetric_heap_falls_back_where_a_limit_refuses_it(bindir):
+    # the default heap is 1 GiB of address space; under a limit that refuses
+    # it, shmem_init takes 128 MiB with a warning naming the setting, and the
+    # program runs (an address-space limit stands for a tight cgroup)
+    env = {k: v for k, v in os.environ.items() if k != "SHMEM_SYMMETRIC_SIZE"}
+    r = jobs.run(["bash", "-c", f"ulimit -v 700000; exec {bindir / 'ordorun'} -n 1 "
+                                f"{bindir / 'heat_shmem'} 256 10"], env=env, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "matches the serial run" in r.stdout
+    assert "using 134217728 (SHMEM_SYMMETRIC_SIZE sets it)" in r.stderr
+
+
 def test_notify_survivors(bindir):
     r = jobs.ordorun(bindir, "-n", "3", "--on-failure", "notify", jobs.probe(bindir), "notify", "0")
     assert r.returncode == 128 + signal.SIGKILL

@@ -75,6 +75,22 @@ static void heap(void)
     shmem_free(addr);
     CHECK(shmem_malloc(0) == NULL);
     shmem_free(NULL);
+    /* without a setting the heap takes what common programs ask (OSU's
+     * message-rate programs: 200 MiB), touched at both ends */
+    if (getenv("SHMEM_SYMMETRIC_SIZE") == NULL) {
+        char *big = shmem_malloc((size_t)200 << 20);
+        CHECK(big != NULL);
+        if (big) {
+            big[0] = 1;
+            big[((size_t)200 << 20) - 1] = 2;
+            shmem_barrier_all();
+            char end;
+            shmem_getmem(&end, big + ((size_t)200 << 20) - 1, 1, (me + 1) % npes);
+            CHECK(end == 2);
+            shmem_barrier_all();
+            shmem_free(big);
+        }
+    }
     /* more than the heap holds: NULL on every PE, and the heap still works */
     CHECK(shmem_malloc((size_t)1 << 40) == NULL);
     int *after = shmem_malloc(sizeof(int));

@@ -41,15 +41,20 @@ ordo_status_t shm_mailbox_open(shm_mailbox_t *mb, ordo_tl_iface_t *iface, ordo_b
      * and pages nobody writes to are never allocated. */
     mb->own_fd = memfd_create("ordo-mailbox", MFD_CLOEXEC);
     if (mb->own_fd < 0 || ftruncate(mb->own_fd, (off_t)total) < 0) {
-        ordo_error("cannot create the shared-memory mailbox (%zu bytes): %s", total,
-                   strerror(errno));
+        ordo_error("cannot create the shared-memory mailbox (%zu bytes: %d lanes of %zu, "
+                   "each ORDO_EAGER_BUFFERS=%u bounce buffers of ORDO_EAGER_MAX=%zu bytes): %s",
+                   total, size, mb->lane_bytes, lim.nbounce, lim.eager_max, strerror(errno));
         st = ORDO_ERR_IO;
         goto err_fd;
     }
     mb->own = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, mb->own_fd, 0);
     if (mb->own == MAP_FAILED) {
-        ordo_error("cannot map the shared-memory mailbox (%zu bytes): %s", total,
-                   strerror(errno));
+        /* the size is a product of settings: name them, with their values */
+        ordo_error("cannot map the shared-memory mailbox (%zu bytes: %d lanes of %zu, each "
+                   "ORDO_EAGER_BUFFERS=%u bounce buffers of ORDO_EAGER_MAX=%zu bytes and a "
+                   "%zu-byte ring for ORDO_SHORT_MAX=%zu): %s; lower those settings",
+                   total, size, mb->lane_bytes, lim.nbounce, lim.eager_max,
+                   mb->geo.ring_size, lim.short_max, strerror(errno));
         mb->own = NULL;
         st = ORDO_ERR_NO_MEMORY;
         goto err_fd;
