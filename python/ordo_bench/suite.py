@@ -96,8 +96,12 @@ def plan(experiments: list[Experiment], suite: str, impls: tuple[str, ...],
                 if impl not in job.impls:
                     # another job of the experiment may cover impl (per-algorithm jobs)
                     if not any(impl in j.impls for j in e.jobs):
+                        built = impl != "ordo" and mpi_binary(impl, job.program)[0].exists()
+                        why = (f"ordo's own series ({impl}'s {job.program} runs in the "
+                               "experiments that compare libraries)" if built else
+                               f"no {impl} build of {job.program} is written")
                         skip({"experiment": e.id, "impl": impl, "program": job.program,
-                              "reason": f"no {impl} build of {job.program} is written"})
+                              "reason": why})
                     continue
                 why = impl_missing(impl, job.program)
                 if why:

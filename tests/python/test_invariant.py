@@ -138,3 +138,17 @@ def test_the_ordering_experiment_runs_its_network_series_over_two_nodes(monkeypa
     # the paper suite sweeps 8 B to 4 MiB
     paper = BY_ID["ordering"].jobs[0].sizes["paper"]
     assert min(paper) == 8 and max(paper) == 4 << 20
+
+
+def test_the_mpis_are_skipped_as_ordo_only_not_as_unwritten(monkeypatch):
+    # the MPI builds of put_rate exist; ordering runs ordo's own series
+    monkeypatch.setattr(suite, "mpi_binary", lambda impl, prog: (Path(__file__), "mpirun"))
+    _, skipped = suite.plan([BY_ID["ordering"]], "quick", ("ordo", "openmpi"),
+                            suite.Narrowing())
+    reasons = [s["reason"] for s in skipped if s["impl"] == "openmpi"]
+    assert reasons and all("ordo's own series" in r for r in reasons), reasons
+    monkeypatch.setattr(suite, "mpi_binary",
+                        lambda impl, prog: (Path("/nonexistent/put_rate.x"), "mpirun"))
+    _, skipped = suite.plan([BY_ID["ordering"]], "quick", ("ordo", "openmpi"),
+                            suite.Narrowing())
+    assert any("is written" in s["reason"] for s in skipped)
