@@ -146,6 +146,35 @@ void ofi_poll(ofi_iface_t *o)
     o->polling = 0;
 }
 
+unsigned ofi_lane_pick(ofi_iface_t *o, int rank, size_t len, int ordered)
+{
+    if (ordered || o->nlanes == 1) {
+        o->super.lane_ops[0]++;
+        return 0;
+    }
+    unsigned cur = o->peer_lane[rank];
+    if (len < OFI_LANE_LARGE && o->lane_inflight[cur] < OFI_LANE_BUSY) {
+        o->super.lane_ops[cur]++;
+        o->super.lane_kept++;
+        return cur;
+    }
+    /* the least loaded lane; on a tie another than cur (looked at last) */
+    unsigned n = (unsigned)o->nlanes, best = (cur + 1) % n;
+    for (unsigned i = 2; i <= n; i++) {
+        unsigned l = (cur + i) % n;
+        if (o->lane_inflight[l] < o->lane_inflight[best])
+            best = l;
+    }
+    if (len < OFI_LANE_LARGE)
+        o->peer_lane[rank] = (uint8_t)best;   /* the peer moves off its busy lane */
+    o->super.lane_ops[best]++;
+    if (best == cur)
+        o->super.lane_kept++;
+    else
+        o->super.lane_spread++;
+    return best;
+}
+
 /* ------------------------------------------------------------- opening */
 
 static int ofi_reaches(ordo_tl_iface_t *iface, int rank)
