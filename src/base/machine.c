@@ -10,8 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "timer.h"
 
 /* CPUs in a kernel CPU list ("0-3,8,10-11"); 0 if it cannot be read. */
 static int count_cpu_list(const char *text)
@@ -62,23 +63,25 @@ static int cgroup_cpus(void)
     int n = 0;
     while (n == 0 && fgets(line, sizeof(line), f)) {
         line[strcspn(line, "\n")] = '\0';
-        char *rel = NULL;
-        if (strncmp(line, "0::", 3) == 0) {
+        const char *rel;
+        int v2 = strncmp(line, "0::", 3) == 0;
+        if (v2)
             rel = line + 3;
-            snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cpuset.cpus.effective",
-                     strcmp(rel, "/") == 0 ? "" : rel);
-        } else if ((rel = strstr(line, ":cpuset:")) != NULL) {
+        else if ((rel = strstr(line, ":cpuset:")) != NULL)
             rel += 8;
-            snprintf(path, sizeof(path), "/sys/fs/cgroup/cpuset%s/cpuset.effective_cpus",
-                     strcmp(rel, "/") == 0 ? "" : rel);
-            if ((n = read_cpu_list_file(path)) == 0)
-                snprintf(path, sizeof(path), "/sys/fs/cgroup/cpuset%s/cpuset.cpus",
-                         strcmp(rel, "/") == 0 ? "" : rel);
-        } else {
+        else
+            continue;
+        const char *sub = strcmp(rel, "/") == 0 ? "" : rel;   /* the root cgroup */
+        if (v2) {
+            snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cpuset.cpus.effective", sub);
+            n = read_cpu_list_file(path);
             continue;
         }
-        if (n == 0)
+        snprintf(path, sizeof(path), "/sys/fs/cgroup/cpuset%s/cpuset.effective_cpus", sub);
+        if ((n = read_cpu_list_file(path)) == 0) {
+            snprintf(path, sizeof(path), "/sys/fs/cgroup/cpuset%s/cpuset.cpus", sub);
             n = read_cpu_list_file(path);
+        }
     }
     fclose(f);
     return n;
@@ -113,13 +116,6 @@ void ordo_machine_probe(ordo_machine_t *m)
     m->threads = process_threads();
 }
 
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
 void ordo_machine_measure_copy(ordo_machine_t *m)
 {
     enum { LEN = 64 << 10 };
@@ -129,10 +125,10 @@ void ordo_machine_measure_copy(ordo_machine_t *m)
     memset(a, 1, 2 * LEN);
     double best = 0;
     for (int i = 0; i < 4; i++) {   /* the first warms the caches; the best of the rest */
-        double t0 = now_us();
+        uint64_t t0 = ordo_time_ns();
         memcpy(a + LEN, a, LEN);
         __asm__ volatile("" : : "r"(a) : "memory");
-        double us = now_us() - t0;
+        double us = (double)(ordo_time_ns() - t0) / 1e3;
         if (i > 0 && us > 0 && (best == 0 || us < best))
             best = us;
     }

@@ -69,22 +69,24 @@ static ordo_status_t coll_init(void)
         goto err;
     if (ordo_config.coll_slots > 0) {
         /* pages nobody touches cost nothing: the staging areas are only
-         * written by the one-sided broadcast and alltoall */
+         * written by the one-sided broadcast and alltoall; a slot size that
+         * would wrap is refused before it is computed */
+        size_t total = 0;
+        if (ordo_config.coll_scratch > SIZE_MAX / 4 ||
+            __builtin_mul_overflow((COLL_SYNC_BYTES + ordo_config.coll_scratch + 4095) &
+                                   ~(size_t)4095, (size_t)ordo_config.coll_slots, &total)) {
+            ordo_error("the collectives' scratch region, ORDO_COLL_SLOTS=%d slots of "
+                       "ORDO_COLL_SCRATCH=%zu bytes, does not fit in memory: lower either",
+                       ordo_config.coll_slots, ordo_config.coll_scratch);
+            st = ORDO_ERR_INVALID_PARAM;
+            goto err_stream;
+        }
         coll->slot_bytes = (COLL_SYNC_BYTES + ordo_config.coll_scratch + 4095) & ~(size_t)4095;
         void *local;
         coll->mapped = calloc((size_t)ordo_ctx->size, sizeof(char *));
         coll->looked_up = calloc((size_t)ordo_ctx->size, 1);
         if (coll->mapped == NULL || coll->looked_up == NULL) {
             st = ORDO_ERR_NO_MEMORY;
-            goto err_stream;
-        }
-        size_t total = 0;
-        if (ordo_config.coll_scratch > SIZE_MAX / 4 ||
-            __builtin_mul_overflow(coll->slot_bytes, (size_t)ordo_config.coll_slots, &total)) {
-            ordo_error("the collectives' scratch region, ORDO_COLL_SLOTS=%d slots of "
-                       "ORDO_COLL_SCRATCH=%zu bytes, does not fit in memory: lower either",
-                       ordo_config.coll_slots, ordo_config.coll_scratch);
-            st = ORDO_ERR_INVALID_PARAM;
             goto err_stream;
         }
         st = ordo_region_alloc(total, 0, &coll->scratch, &local);
