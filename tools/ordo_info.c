@@ -52,8 +52,15 @@ static void machine_choice(int nranks)
     printf("\nchosen for %d rank%s on this machine (%d CPU%s for the job, %d in this "
            "process's mask):\n", nranks, nranks == 1 ? "" : "s", m.cpus, m.cpus == 1 ? "" : "s",
            m.cpus_mine);
+    ordo_tl_am_limits_t l;
+    ordo_tl_am_limits(nranks, &l);
+    int single_copy = ordo_config.single_copy != ORDO_SINGLE_COPY_OFF;
+    if (nranks > 1 && single_copy && ordo_config.eager_max == 0)
+        ordo_machine_measure_single_copy(&m);
+    ordo_auto_eager(&m, l.short_max, l.eager_max, ordo_config.eager_max != 0, single_copy, &c);
     printf("  offload engines  %s\n", c.engines_why);
     printf("  PIO limit        %s\n", c.pio_why);
+    printf("  two-sided eager  on shared memory, a message alone up to %s\n", c.eager_why);
 }
 
 /* The two-sided protocol thresholds a job of nranks would use. */
@@ -65,8 +72,9 @@ static void thresholds(int nranks)
     printf("\ntwo-sided protocols for %d ranks on a node (--ranks N for another job size):\n",
            nranks);
     printf("  short      0 .. %zu bytes, inline in the receiver's queue\n", l.short_max);
-    printf("  eager      .. %zu bytes, through %u bounce buffers per pair\n", l.eager_max,
-           l.nbounce);
+    printf("  eager      .. %zu bytes, through %u bounce buffers per pair (on shared memory, "
+           "a message\n             sent alone goes by rendezvous above the crossover "
+           "chosen above)\n", l.eager_max, l.nbounce);
     printf("  rendezvous above, by %s%s\n",
            ordo_config.rndv == ORDO_RNDV_PUT ? "put" : "get",
            ordo_config.rndv_split ? " (split between both sides from ORDO_RNDV_SPLIT)" : "");

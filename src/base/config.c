@@ -79,7 +79,10 @@ static const ordo_setting_t settings[] = {
      FIELD(short_max), 0, ORDO_AUTO_ZERO},
     {"ORDO_EAGER_MAX", ORDO_SETTING_SIZE, "auto",
      "Two-sided: largest payload copied through a bounce buffer (eager protocol); larger "
-     "messages use rendezvous; auto: 32K below 16 ranks, 16K below 64, 8K below 256, else 4K",
+     "messages use rendezvous; auto: 32K below 16 ranks, 16K below 64, 8K below 256, else 4K, "
+     "and on shared memory a message sent while none of its sender's to that peer is in "
+     "flight goes by rendezvous above where a single copy measured cheaper than two "
+     "(ordo-info shows it); set, it is the crossover everywhere",
      NULL, FIELD(eager_max), 0, ORDO_AUTO_ZERO},
     {"ORDO_EAGER_BUFFERS", ORDO_SETTING_INT, "auto",
      "Two-sided: bounce buffers per sender-receiver pair (taken as a pair's sends need "

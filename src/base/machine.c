@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "timer.h"
@@ -134,6 +135,74 @@ void ordo_machine_measure_copy(ordo_machine_t *m)
     }
     free(a);
     m->copy_GBps = best > 0 ? LEN / best / 1e3 : 0;
+}
+
+void ordo_machine_measure_single_copy(ordo_machine_t *m)
+{
+    enum { LEN = 64 << 10 };
+    char *a = malloc(2 * LEN);
+    if (a == NULL)
+        return;
+    memset(a, 1, 2 * LEN);
+    pid_t self = getpid();
+    double one = 0, big = 0;
+    for (int i = 0; i < 12; i++) {   /* the best of each, after one of each warms up */
+        size_t len = i % 3 == 2 ? LEN : 1;
+        struct iovec l = {a + LEN, len}, r = {a, len};
+        uint64_t t0 = ordo_time_ns();
+        ssize_t n = process_vm_readv(self, &l, 1, &r, 1, 0);
+        double us = (double)(ordo_time_ns() - t0) / 1e3;
+        if (n != (ssize_t)len) {   /* refused here (seccomp, no CMA): no single copy at all */
+            m->sc_us = -1;
+            m->sc_GBps = 0;
+            free(a);
+            return;
+        }
+        double *best = len == 1 ? &one : &big;
+        if (i > 2 && us > 0 && (*best == 0 || us < *best))
+            *best = us;
+    }
+    free(a);
+    m->sc_us = one;
+    /* the rate past the fixed cost (a timer tick can make big <= one) */
+    m->sc_GBps = big > one ? LEN / (big - one) / 1e3 : LEN / big / 1e3;
+}
+
+void ordo_auto_eager(const ordo_machine_t *m, size_t short_max, size_t eager_max, int eager_asked,
+                     int single_copy, ordo_auto_choice_t *c)
+{
+    c->eager_cross = eager_max;
+    if (eager_asked) {
+        snprintf(c->eager_why, sizeof(c->eager_why), "%zu, as ORDO_EAGER_MAX asks", eager_max);
+    } else if (!single_copy) {
+        snprintf(c->eager_why, sizeof(c->eager_why),
+                 "%zu (all the bounce buffers hold): single copy is off (ORDO_SINGLE_COPY)",
+                 eager_max);
+    } else if (m->sc_us < 0) {
+        snprintf(c->eager_why, sizeof(c->eager_why),
+                 "%zu (all the bounce buffers hold): the kernel refuses single copy here",
+                 eager_max);
+    } else if (m->sc_us == 0 || m->sc_GBps <= 0) {
+        snprintf(c->eager_why, sizeof(c->eager_why),
+                 "%zu (all the bounce buffers hold): single copy not measured", eager_max);
+    } else {
+        /* The second copy of a bounce buffer moves lines another core just
+         * wrote, at about the rate the kernel's copy moves them, so both
+         * paths pay the same per byte once and the bounce buffer a second
+         * time: the single copy wins above its fixed cost's worth of bytes.
+         * Whole pages: below one, a rendezvous never pays. */
+        double bytes = m->sc_us * m->sc_GBps * 1e3;
+        size_t cross = (size_t)bytes & ~(size_t)4095;
+        if (cross < short_max)
+            cross = short_max;
+        if (cross > eager_max)
+            cross = eager_max;
+        c->eager_cross = cross;
+        snprintf(c->eager_why, sizeof(c->eager_why),
+                 "%zu: a single copy costs %.1f us, then copies %.1f GB/s: above %.0f KB it "
+                 "beats a bounce buffer's second copy (bounce buffers hold %zu)",
+                 cross, m->sc_us, m->sc_GBps, bytes / 1e3, eager_max);
+    }
 }
 
 void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,

@@ -18,13 +18,20 @@ typedef struct ordo_machine {
     int    threads;      /* threads this process runs (the program's own, before
                           * ordo starts any) */
     double copy_GBps;    /* memcpy rate of this CPU (64 KiB, in cache); 0 until measured */
+    /* the kernel's single copy (process_vm_readv) of this process's memory:
+     * its fixed cost and the rate it then copies at; 0 until measured,
+     * sc_us < 0 where the kernel refuses it */
+    double sc_us, sc_GBps;
 } ordo_machine_t;
 
 typedef struct ordo_auto_choice {
     int    engines;          /* copy threads per process */
     size_t pio_max;          /* largest transfer the initiating CPU copies itself */
+    size_t eager_cross;      /* two-sided, shared memory: the rendezvous's single copy
+                              * pays off above this many bytes (ordo_auto_eager) */
     char   engines_why[256];
     char   pio_why[256];
+    char   eager_why[256];
 } ordo_auto_choice_t;
 
 /* An engine's hand-off: waking a sleeping copy thread and the initiator
@@ -38,6 +45,10 @@ void ordo_machine_probe(ordo_machine_t *m);
 /* m->copy_GBps from a few 64 KiB copies (a few microseconds). */
 void ordo_machine_measure_copy(ordo_machine_t *m);
 
+/* m->sc_us and m->sc_GBps from a few one-byte and 64 KiB single copies
+ * of this process's own memory (some tens of microseconds). */
+void ordo_machine_measure_single_copy(ordo_machine_t *m);
+
 /* The engines and PIO limit for ranks_here ranks of the job on this
  * machine, engines confined to the rank's own CPUs (bind_rank) or not;
  * engines_asked / pio_asked: the user's setting, or -1 / SIZE_MAX for
@@ -45,5 +56,15 @@ void ordo_machine_measure_copy(ordo_machine_t *m);
  * limit needs m->copy_GBps only when engines run. */
 void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,
                       int engines_asked, size_t pio_asked, ordo_auto_choice_t *c);
+
+/* Where two-sided messages on shared memory stop going through bounce
+ * buffers when nothing else to the peer is in flight: a bounce buffer
+ * copies a message twice, the rendezvous once (by the kernel) after a
+ * system call, so the single copy pays off above sc_us x sc_GBps bytes.
+ * Between short_max and eager_max (the bounce buffers' size for the job);
+ * eager_max where ORDO_EAGER_MAX is set (eager_asked), single copy is off
+ * (single_copy 0) or refused, or nothing was measured. */
+void ordo_auto_eager(const ordo_machine_t *m, size_t short_max, size_t eager_max, int eager_asked,
+                     int single_copy, ordo_auto_choice_t *c);
 
 #endif

@@ -73,14 +73,22 @@ static void choose_for_machine(ordo_context_t *ctx, ordo_machine_t m)
                          &ctx->machine);
     }
     ctx->pio_max = ctx->machine.pio_max;
+    /* The single copy is measured only where it has peers to serve. */
+    ordo_tl_am_limits_t lim;
+    ordo_tl_am_limits(ctx->size, &lim);
+    int single_copy = ordo_config.single_copy != ORDO_SINGLE_COPY_OFF;
+    if (here > 1 && single_copy && ordo_config.eager_max == 0)
+        ordo_machine_measure_single_copy(&m);
+    ordo_auto_eager(&m, lim.short_max, lim.eager_max, ordo_config.eager_max != 0, single_copy,
+                    &ctx->machine);
     /* What a put leaves behind in a copy of its own (deferred behind earlier
      * operations, or a short put over a network) stays small whatever the
      * CPU copies in place. */
     ctx->small_put_max = ordo_config.pio_max != SIZE_MAX ? ordo_config.pio_max
                          : ctx->pio_max < 4096 ? ctx->pio_max : 4096;
     if (ctx->rank == 0)
-        ordo_info("offload engines %s; PIO limit %s", ctx->machine.engines_why,
-                  ctx->machine.pio_why);
+        ordo_info("offload engines %s; PIO limit %s; two-sided eager on shared memory up to "
+                  "%s", ctx->machine.engines_why, ctx->machine.pio_why, ctx->machine.eager_why);
 }
 
 static ordo_status_t open_transports(ordo_context_t *ctx)
@@ -90,7 +98,8 @@ static ordo_status_t open_transports(ordo_context_t *ctx)
     ordo_tl_params_t params = {.boot = ctx->boot, .rank = ctx->rank, .size = ctx->size,
                                .ptr_retire = ordo_streams_quiesce,
                                .engines = ctx->machine.engines,
-                               .pio_max = ctx->machine.pio_max};
+                               .pio_max = ctx->machine.pio_max,
+                               .eager_cross = ctx->machine.eager_cross};
     char *save = NULL;
     for (char *name = strtok_r(list, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
         const ordo_tl_ops_t *ops = ordo_tl_find(name);

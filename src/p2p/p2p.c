@@ -89,7 +89,7 @@ static p2p_req_t *req_alloc(int kind, p2p_comm_t *c, int peer, int tag, void *bu
     r->proto = r->phase = 0;
     r->seq = 0;
     r->deliver = r->moved = r->split = 0;
-    r->parts = 0;
+    r->parts = r->banded = 0;
     r->peer_req = 0;
     r->mem = NULL;
     r->rkey = NULL;
@@ -123,8 +123,18 @@ void p2p_req_unexpose(p2p_req_t *r)
     }
 }
 
+/* A send of a bounce buffer's size by rendezvous is no longer in flight. */
+static inline void band_leave(p2p_req_t *r)
+{
+    if (r->banded) {
+        r->banded = 0;
+        p2p_peer(r->peer)->band_out--;
+    }
+}
+
 void p2p_req_done(p2p_req_t *r, ordo_status_t st)
 {
+    band_leave(r);
     p2p_req_unexpose(r);
     r->phase = PHASE_DONE;
     if (r->kind == P2P_SEND) {
@@ -563,7 +573,8 @@ ordo_status_t p2p_isend(p2p_comm_t *c, const void *buf, size_t len, int dest, in
     ordo_status_t st;
     if (ORDO_UNLIKELY(p2p_peer(dest)->dead))
         return ORDO_ERR_PEER_DEAD;
-    int proto = p2p_choose_proto(len);
+    int banded;
+    int proto = p2p_choose_proto(len, dest, &banded);
     if (ORDO_LIKELY(proto == PROTO_SHORT && c->nqueued[dest] == 0 && c->credits[dest])) {
         /* the short path: one copy into the receiver's queue, nothing else */
         ordo_tl_iface_t *f = ordo_iface_of(dest);
@@ -586,11 +597,16 @@ ordo_status_t p2p_isend(p2p_comm_t *c, const void *buf, size_t len, int dest, in
         return ORDO_ERR_NO_MEMORY;
     r->proto = (uint8_t)proto;
     r->seq = c->send_seq[dest]++;
+    if (banded) {
+        r->banded = 1;
+        p2p_peer(dest)->band_out++;
+    }
     st = p2p_send_start(r);
     if (st != ORDO_OK) {
         /* refused by the transport: nothing was sent, so the sequence number
          * is given back (no later send took one yet) and the error returned */
         c->send_seq[dest]--;
+        band_leave(r);
         p2p_active_unlink(r);
         req_release(&r->super);
         return st;

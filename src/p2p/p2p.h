@@ -86,6 +86,8 @@ typedef struct p2p_req {
     size_t          moved;       /* fragments pushed / arrived */
     size_t          split;       /* SPLIT: where the sender's part begins */
     uint8_t         parts;       /* SPLIT: halves finished (ours, and the peer's FIN) */
+    uint8_t         banded;      /* send: a bounce buffer's size, sent by rendezvous
+                                    (counted in its peer's band_out) */
     uint32_t        slot;        /* its index in p2p->reqs, for life */
     uint32_t        gen;         /* bumped at each reuse: with slot, its token */
     uint64_t        peer_req;    /* the peer's token for its request */
@@ -131,6 +133,9 @@ typedef struct p2p_peer {
     p2p_ctl_t  *ctl_head, *ctl_tail;
     p2p_msg_t  *early;           /* arrived ahead of sequence (ordered contexts) */
     unsigned    bounces_held;    /* its messages kept here in its bounce buffers */
+    unsigned    band_out;        /* our sends to it of a bounce buffer's size going by
+                                    rendezvous, unfinished */
+    int         no_single_copy;  /* a rendezvous to it found single copy refused */
     int         dead;
 } p2p_peer_t;
 
@@ -247,7 +252,9 @@ static inline ordo_status_t p2p_comm_resolve(ordo_comm_h h, p2p_comm_t **c_p)
 }
 
 /* proto.c */
-int           p2p_choose_proto(size_t len);
+/* The protocol of a send of len bytes to dest; *banded: a rendezvous chosen
+ * for a size the bounce buffers hold (see p2p_choose_proto). */
+int           p2p_choose_proto(size_t len, int dest, int *banded);
 ordo_status_t p2p_send_start(p2p_req_t *r);
 void          p2p_deliver(p2p_req_t *r, p2p_msg_t *m);
 ordo_status_t p2p_am_handler(void *arg, int src, void *data, size_t len, void *desc);

@@ -16,10 +16,11 @@
 #include "p2p.h"
 #include "../base/log.h"
 
-int p2p_choose_proto(size_t len)
+int p2p_choose_proto(size_t len, int dest, int *banded)
 {
     const ordo_tl_am_limits_t *l = &p2p->lim;
     int rndv = ordo_config.rndv == ORDO_RNDV_PUT ? PROTO_RPUT : PROTO_RGET;
+    *banded = 0;
     switch (ordo_config.p2p_protocol) {
     case ORDO_PROTO_SHORT:
         return len <= l->short_max ? PROTO_SHORT : len <= l->eager_max ? PROTO_EAGER : rndv;
@@ -30,8 +31,23 @@ int p2p_choose_proto(size_t len)
     case ORDO_PROTO_RPUT:
         return PROTO_RPUT;
     default:
-        return len <= l->short_max ? PROTO_SHORT : len <= l->eager_max ? PROTO_EAGER : rndv;
+        break;
     }
+    if (len <= l->short_max)
+        return PROTO_SHORT;
+    if (len > l->eager_max)
+        return rndv;
+    /* A bounce buffer would hold it.  Above the transport's crossover one
+     * copy beats two, but only for a message that goes alone: while one of
+     * ours to the peer is still being pulled, the next ones go through
+     * bounce buffers, so sender and receiver copy at once (a window of
+     * sends streams at the rate of both CPUs, not the receiver's alone). */
+    const p2p_peer_t *p = p2p_peer(dest);
+    if (len <= ordo_iface_of(dest)->eager_cross || p->band_out || p->no_single_copy ||
+        !p2p->single_copy)
+        return PROTO_EAGER;
+    *banded = 1;
+    return rndv;
 }
 
 /* ------------------------------------------------------ control messages */
@@ -183,6 +199,7 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
             if (f->ops->mem_expose(f, &mp, &r->mem, blob, &bloblen) != ORDO_OK) {
                 r->mem = NULL;
                 bloblen = 0;   /* the receiver falls back to the pipeline */
+                p2p_peer(dest)->no_single_copy = 1;
             }
         }
         st = f->ops->am_short(f, dest, &h, sizeof(h), blob, bloblen);
@@ -529,6 +546,8 @@ static void on_cts(int src, const p2p_hdr_t *h, void *blob, size_t bloblen)
         split_sender(src, r, h, blob, bloblen);
         return;
     }
+    if (h->proto == PROTO_PIPE || bloblen == 0)
+        p2p_peer(src)->no_single_copy = 1;   /* the bounce buffers serve all they hold */
     p2p_req_unexpose(r);   /* exposed for a get the receiver could not do */
     if (h->proto == PROTO_RPUT && bloblen) {
         ordo_tl_iface_t *f = ordo_iface_of(src);
@@ -543,6 +562,7 @@ static void on_cts(int src, const p2p_hdr_t *h, void *blob, size_t bloblen)
         }
         /* Fragments instead: the receiver takes the first one as the
          * sign to give up its exposed buffer. */
+        p2p_peer(src)->no_single_copy = 1;
         ordo_debug("single copy to rank %d refused: pipelining instead", src);
     }
     pipe_start(r);

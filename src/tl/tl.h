@@ -115,6 +115,10 @@ typedef struct ordo_tl_params {
      * transfer the initiating CPU copies itself. */
     int          engines;
     size_t       pio_max;
+    /* Two-sided messages above this many bytes pay off by rendezvous
+     * between processes of this machine (ordo_auto_eager); a transport
+     * whose single copy costs otherwise sets its own iface->eager_cross. */
+    size_t       eager_cross;
 } ordo_tl_params_t;
 
 /* Where the owner's memory lives. */
@@ -232,6 +236,11 @@ struct ordo_tl_iface {
     ordo_rcache_counters_t rcache;
     /* active messages: set by the transport at open ... */
     size_t               am_short_max, am_bcopy_max;
+    /* ... with where two-sided messages that find nothing else of theirs in
+     * flight to the peer go by rendezvous instead of a bounce buffer
+     * (single copy beats two copies above it; SIZE_MAX: only above the
+     * bounce buffers' size) ... */
+    size_t               eager_cross;
     /* ... and by the layer above */
     ordo_tl_am_handler_t am_handler;
     void                *am_arg;

@@ -1,6 +1,8 @@
 /* The auto choice of engines and PIO limit, on machines this one is not:
  * engines only on CPUs no rank or thread of the job uses, an explicit
- * setting always wins, and without engines the CPU copies every size. */
+ * setting always wins, and without engines the CPU copies every size.
+ * The two-sided eager / single-copy crossover follows the measured cost
+ * of the single copy, within the bounce buffers' size. */
 #include <stdint.h>
 #include <string.h>
 
@@ -56,6 +58,31 @@ int main(void)
     CHECK(c.engines == 0 && c.pio_max == 0);
     CHECK(strstr(c.pio_why, "ORDO_PIO_MAX") != NULL);
 
+    /* the crossover: a 1.5 us single copy at 12 GB/s pays off above 18 KB,
+     * rounded down to whole pages, within short..eager */
+    ordo_machine_t sc = {.sc_us = 1.5, .sc_GBps = 12};
+    ordo_auto_choice_t e;
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, &e);
+    CHECK(e.eager_cross == 16384);
+    CHECK(strstr(e.eager_why, "1.5 us") != NULL);
+    sc.sc_us = 10;                                  /* a slow kernel: the bounce buffers */
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, &e);
+    CHECK(e.eager_cross == 32768);
+    sc.sc_us = 0.1;                                 /* a fast one: down to the short limit */
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, &e);
+    CHECK(e.eager_cross == 8192);
+    sc.sc_us = 1.5;
+    ordo_auto_eager(&sc, 8192, 32768, 1, 1, &e);    /* ORDO_EAGER_MAX set: it wins */
+    CHECK(e.eager_cross == 32768 && strstr(e.eager_why, "ORDO_EAGER_MAX") != NULL);
+    ordo_auto_eager(&sc, 8192, 32768, 0, 0, &e);    /* ORDO_SINGLE_COPY=off */
+    CHECK(e.eager_cross == 32768 && strstr(e.eager_why, "ORDO_SINGLE_COPY") != NULL);
+    sc.sc_us = -1;                                  /* refused by the kernel */
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, &e);
+    CHECK(e.eager_cross == 32768 && strstr(e.eager_why, "refuses") != NULL);
+    ordo_machine_t unmeasured = {0};
+    ordo_auto_eager(&unmeasured, 8192, 32768, 0, 1, &e);
+    CHECK(e.eager_cross == 32768);
+
     /* the probe reads this machine: sane counts */
     ordo_machine_t m;
     ordo_machine_probe(&m);
@@ -63,5 +90,7 @@ int main(void)
     CHECK(m.copy_GBps == 0);
     ordo_machine_measure_copy(&m);
     CHECK(m.copy_GBps > 0);
+    ordo_machine_measure_single_copy(&m);
+    CHECK(m.sc_us < 0 || (m.sc_us > 0 && m.sc_GBps > 0));
     return test_failures ? 1 : 0;
 }

@@ -56,6 +56,9 @@ ordo_status_t ofi_am_open(ofi_iface_t *o)
     /* the layer's header on top of its payload limits */
     o->super.am_short_max = lim.short_max + 64;
     o->super.am_bcopy_max = lim.eager_max + 64;
+    /* Over a network a rendezvous costs a round trip, far more than a copy
+     * of a bounce buffer's size: eager up to the bounce buffers' limit. */
+    o->super.eager_cross = SIZE_MAX;
     size_t largest = ORDO_MAX(o->super.am_short_max, o->super.am_bcopy_max);
     o->buf_size = (sizeof(ofi_wire_t) + largest + 63) & ~(size_t)63;
     o->nrx = 64;

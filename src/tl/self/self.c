@@ -222,6 +222,9 @@ static ordo_status_t self_open(const ordo_tl_params_t *params, ordo_tl_iface_t *
     ordo_am_rx_init(&s->rx, s->lane, &geo);
     s->super.am_short_max = ordo_am_short_capacity(&geo);
     s->super.am_bcopy_max = geo.bounce_size;
+    /* A rendezvous to oneself saves an in-cache copy and costs a handshake:
+     * the bounce buffer serves every size it holds. */
+    s->super.eager_cross = SIZE_MAX;
     ordo_status_t st = ordo_tl_reorder_init(&s->super, s->rank);
     if (st != ORDO_OK) {
         munmap(s->lane, s->lane_bytes);

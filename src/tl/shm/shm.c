@@ -521,6 +521,7 @@ static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_ifac
     s->size = params->size;
     s->ptr_retire = params->ptr_retire;
     s->pio_max = params->pio_max;
+    s->super.eager_cross = params->eager_cross;   /* measured for this machine's processes */
     s->chunk = ordo_config.engine_chunk;
     s->attach_max = ordo_config.attach_cache_max;
     if ((s->cma_probed = calloc((size_t)s->size, sizeof(pid_t))) == NULL) {
