@@ -252,6 +252,11 @@ static inline ordo_status_t p2p_comm_resolve(ordo_comm_h h, p2p_comm_t **c_p)
 }
 
 /* proto.c */
+/* A context with an agreed id over members (ascending world ranks; NULL:
+ * every rank), and its end (comm.c). */
+ordo_status_t p2p_comm_new(ordo_match_t match, uint32_t id, const int *members, int n, int slot,
+                           p2p_comm_t **comm_p);
+void          p2p_comm_retire(p2p_comm_t *c);
 /* The protocol of a send of len bytes to dest; *banded: a rendezvous chosen
  * for a size the bounce buffers hold (see p2p_choose_proto). */
 int           p2p_choose_proto(size_t len, int dest, int *banded);

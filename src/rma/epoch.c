@@ -27,41 +27,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rma.h"
+#include "epoch.h"
 #include "../base/config.h"
 #include "../base/log.h"
 #include "../base/timer.h"
 
-#define SYNC_WRITER    0
-#define SYNC_READERS   64                                     /* a line per rank */
-#define SYNC_COUNTERS  (SYNC_READERS + 64 * (size_t)ordo_ctx->size)
-enum { CNT_FENCE, CNT_POST, CNT_COMPLETE, CNT_KINDS };
-
-enum { EPOCH_LOCK_HELD = 1, EPOCH_LOCK_EXCL = 2, EPOCH_LOCK_NOCHECK = 4 };
-
-#define FENCE_ASSERTS (ORDO_ASSERT_NOPRECEDE | ORDO_ASSERT_NOSUCCEED | ORDO_ASSERT_NOSTORE | \
-                       ORDO_ASSERT_NOPUT)
 #define POST_ASSERTS  (ORDO_ASSERT_NOCHECK | ORDO_ASSERT_NOSTORE | ORDO_ASSERT_NOPUT)
-
-static struct {
-    uint64_t syncs, skips, lock_retries;
-} counters;
-
-static inline size_t cnt_off(int kind, int rank)
-{
-    return SYNC_COUNTERS + ((size_t)kind * (size_t)ordo_ctx->size + (size_t)rank) * 8;
-}
-
-static inline _Atomic uint64_t *my_word(const struct rma_epoch *ep, size_t off)
-{
-    return (_Atomic uint64_t *)((char *)ep->sync->addr + off);
-}
 
 /* An atomic on a synchronisation word at rank: by loads and stores where
  * it is mapped, else through its transport. */
-static ordo_status_t sync_amo(const struct rma_epoch *ep, int rank, size_t off,
-                              ordo_atomic_op_t aop, uint64_t value, uint64_t compare,
-                              uint64_t *old_p)
+ordo_status_t epoch_sync_amo(const struct rma_epoch *ep, int rank, size_t off,
+                             ordo_atomic_op_t aop, uint64_t value, uint64_t compare,
+                             uint64_t *old_p)
 {
     ordo_tl_rkey_t *k = ep->sync->rkeys[rank];
     uint64_t old = 0;
@@ -83,8 +60,8 @@ static ordo_status_t sync_amo(const struct rma_epoch *ep, int rank, size_t off,
 /* Store to a synchronisation word at rank that only this rank writes (a
  * counter of its own, its reader flag, the writer word it holds): a plain
  * store-release where it is mapped — no locked instruction. */
-static ordo_status_t sync_store(const struct rma_epoch *ep, int rank, size_t off,
-                                uint64_t value)
+ordo_status_t epoch_sync_store(const struct rma_epoch *ep, int rank, size_t off,
+                               uint64_t value)
 {
     ordo_tl_rkey_t *k = ep->sync->rkeys[rank];
     if (ORDO_LIKELY(k->ptr != NULL)) {
@@ -93,24 +70,14 @@ static ordo_status_t sync_store(const struct rma_epoch *ep, int rank, size_t off
         return ORDO_OK;
     }
     uint64_t old;
-    return sync_amo(ep, rank, off, ORDO_ATOMIC_SWAP, value, 0, &old);
+    return epoch_sync_amo(ep, rank, off, ORDO_ATOMIC_SWAP, value, 0, &old);
 }
 
-static inline ordo_status_t sync_add(const struct rma_epoch *ep, int rank, size_t off,
-                                     uint64_t delta)
-{
-    return sync_amo(ep, rank, off, ORDO_ATOMIC_ADD, delta, 0, NULL);
-}
+epoch_counters_t epoch_counters;
 
 /* ------------------------------------------------------------ waiting */
 
-/* Bounds a wait for peers: ORDO_EPOCH_TIMEOUT, and the peers' health. */
-typedef struct waiter {
-    uint64_t deadline;   /* 0: none */
-    unsigned idle, looks;
-} waiter_t;
-
-static void waiter_init(waiter_t *w)
+void epoch_waiter_init(waiter_t *w)
 {
     int t = ordo_config.epoch_timeout;
     w->deadline = t > 0 ? ordo_time_ns() + (uint64_t)t * 1000000000ull : 0;
@@ -132,7 +99,7 @@ static int first_dead(const int *group, int first, int n)
     return -1;
 }
 
-static ordo_status_t waiter_pass(waiter_t *w, const int *group, int first, int n)
+ordo_status_t epoch_waiter_pass(waiter_t *w, const int *group, int first, int n)
 {
     ordo_progress_wait(&w->idle);
     if ((++w->looks & 255) != 0)
@@ -176,7 +143,7 @@ static ordo_status_t wait_counters(struct ordo_region *r, const char *call, cons
 {
     struct rma_epoch *ep = r->epoch;
     waiter_t w;
-    waiter_init(&w);
+    epoch_waiter_init(&w);
     int first = 0;   /* every member before it holds; counters only grow */
     for (;;) {
         while (first < n && counter_holds(ep, kind, member(group, first), base, all))
@@ -192,7 +159,7 @@ static ordo_status_t wait_counters(struct ordo_region *r, const char *call, cons
             ordo_error("%s on region %u: rank %d died", call, r->id, dead);
             return ORDO_ERR_PEER_DEAD;
         }
-        if ((st = waiter_pass(&w, group, first, n)) == ORDO_OK)
+        if ((st = epoch_waiter_pass(&w, group, first, n)) == ORDO_OK)
             continue;
         int *late = malloc(sizeof(int) * (size_t)(n - first));
         int nlate = 0, dead = -1;
@@ -222,7 +189,7 @@ static ordo_status_t wait_counters(struct ordo_region *r, const char *call, cons
 
 /* ------------------------------------------------------------ checks */
 
-static ordo_status_t epoch_of(ordo_region_h region, const char *call, struct rma_epoch **ep_p)
+ordo_status_t epoch_of(ordo_region_h region, const char *call, struct rma_epoch **ep_p)
 {
     if (region == NULL || region->magic != ORDO_MAGIC_REGION)
         return ORDO_ERR_INVALID_HANDLE;
@@ -234,16 +201,7 @@ static ordo_status_t epoch_of(ordo_region_h region, const char *call, struct rma
     return ORDO_OK;
 }
 
-#define EPOCH_PROLOGUE(region, call, ep)                   \
-    ORDO_CHECK_INIT();                                     \
-    struct rma_epoch *ep;                                  \
-    do {                                                   \
-        ordo_status_t st_ = epoch_of(region, call, &ep);   \
-        if (st_ != ORDO_OK)                                \
-            return st_;                                    \
-    } while (0)
-
-static ordo_status_t misuse(const struct ordo_region *r, const char *call, const char *why)
+ordo_status_t epoch_misuse(const struct ordo_region *r, const char *call, const char *why)
 {
     ordo_error("%s on region %u: %s", call, r->id, why);
     return ORDO_ERR_EPOCH;
@@ -251,15 +209,15 @@ static ordo_status_t misuse(const struct ordo_region *r, const char *call, const
 
 /* A fence opens an epoch only if operations follow it (MPI's rule), so
  * another kind of epoch may begin after a fence that no operation used. */
-static ordo_status_t leave_fence_epoch(struct ordo_region *r, const char *call)
+ordo_status_t epoch_leave_fence(struct ordo_region *r, const char *call)
 {
     struct rma_epoch *ep = r->epoch;
     if (!ep->fence_open)
         return ORDO_OK;
     if (ep->ops)
-        return misuse(r, call,
-                      "operations were issued in the open fence epoch; end it with a fence "
-                      "(ORDO_ASSERT_NOSUCCEED) first");
+        return epoch_misuse(r, call,
+                            "operations were issued in the open fence epoch; end it with a fence "
+                            "(ORDO_ASSERT_NOSUCCEED) first");
     ep->fence_open = 0;
     ep->all_access = 0;
     return ORDO_OK;
@@ -292,7 +250,7 @@ static ordo_status_t check_group(const struct ordo_region *r, const char *call, 
 static inline void release_stores(unsigned asserts)
 {
     if (asserts & ORDO_ASSERT_NOSTORE)
-        counters.skips++;
+        epoch_counters.skips++;
     else
         atomic_thread_fence(memory_order_release);
 }
@@ -300,7 +258,7 @@ static inline void release_stores(unsigned asserts)
 static inline void acquire_puts(unsigned asserts)
 {
     if (asserts & ORDO_ASSERT_NOPUT)
-        counters.skips++;
+        epoch_counters.skips++;
     else
         atomic_thread_fence(memory_order_acquire);
 }
@@ -315,19 +273,19 @@ ORDO_API ordo_status_t ordo_epoch_fence(ordo_region_h region, unsigned asserts)
     if (asserts & ~(unsigned)FENCE_ASSERTS)
         return ORDO_ERR_INVALID_PARAM;
     if (ep->started || ep->nlocked || ep->lock_all || ep->posted)
-        return misuse(region, call,
-                      ep->posted ? "called inside a post exposure epoch (wait first)"
-                                 : "called inside a start or lock access epoch (close it first)");
+        return epoch_misuse(region, call,
+                            ep->posted ? "called inside a post exposure epoch (wait first)"
+                            : "called inside a start or lock access epoch (close it first)");
     if ((asserts & ORDO_ASSERT_NOPRECEDE) && ep->ops) {
         char why[160];
         snprintf(why, sizeof(why),
                  "ORDO_ASSERT_NOPRECEDE, but %" PRIu64 " operations were issued since the "
                  "previous fence", ep->ops);
-        return misuse(region, call, why);
+        return epoch_misuse(region, call, why);
     }
     ordo_status_t st = ORDO_OK;
     if (asserts & ORDO_ASSERT_NOPRECEDE)
-        counters.skips++;
+        epoch_counters.skips++;
     else
         st = rma_region_drain(region, -1, 0);
     unsigned prev = ep->fence_asserts;
@@ -336,14 +294,14 @@ ORDO_API ordo_status_t ordo_epoch_fence(ordo_region_h region, unsigned asserts)
     ep->fence_open = !(asserts & ORDO_ASSERT_NOSUCCEED);
     ep->all_access = ep->fence_open;
     if ((asserts & ORDO_ASSERT_NOPRECEDE) && (asserts & ORDO_ASSERT_NOSUCCEED)) {
-        counters.skips++;   /* nothing before, nothing after: no barrier */
+        epoch_counters.skips++;   /* nothing before, nothing after: no barrier */
         return st;
     }
     release_stores(asserts);
     ep->fences++;
     int me = ordo_ctx->rank;
     for (int r = 0; r < ordo_ctx->size; r++) {
-        ordo_status_t s2 = sync_store(ep, r, cnt_off(CNT_FENCE, me), ep->fences);
+        ordo_status_t s2 = epoch_sync_store(ep, r, cnt_off(CNT_FENCE, me), ep->fences);
         if (st == ORDO_OK)
             st = s2;
     }
@@ -352,7 +310,7 @@ ORDO_API ordo_status_t ordo_epoch_fence(ordo_region_h region, unsigned asserts)
     if (st == ORDO_OK)
         st = s2;
     acquire_puts(prev);
-    counters.syncs++;
+    epoch_counters.syncs++;
     return st;
 }
 
@@ -370,8 +328,8 @@ ORDO_API ordo_status_t ordo_epoch_post(ordo_region_h region, int n, const int *r
     if (st != ORDO_OK)
         return st;
     if (ep->posted)
-        return misuse(region, call, "an exposure epoch is already open (wait for it first)");
-    if ((st = leave_fence_epoch(region, call)) != ORDO_OK)
+        return epoch_misuse(region, call, "an exposure epoch is already open (wait for it first)");
+    if ((st = epoch_leave_fence(region, call)) != ORDO_OK)
         return st;
     if (n)
         memcpy(ep->post_group, ranks, sizeof(int) * (size_t)n);
@@ -380,13 +338,13 @@ ORDO_API ordo_status_t ordo_epoch_post(ordo_region_h region, int n, const int *r
     ep->post_asserts = asserts;
     release_stores(asserts);
     if (asserts & ORDO_ASSERT_NOCHECK) {
-        counters.skips++;
+        epoch_counters.skips++;
         return ORDO_OK;
     }
     int me = ordo_ctx->rank;
     for (int i = 0; i < n; i++) {
-        ordo_status_t s2 = sync_store(ep, ranks[i], cnt_off(CNT_POST, me),
-                                      ++ep->posts_made[ranks[i]]);
+        ordo_status_t s2 = epoch_sync_store(ep, ranks[i], cnt_off(CNT_POST, me),
+                                            ++ep->posts_made[ranks[i]]);
         if (st == ORDO_OK)
             st = s2;
     }
@@ -405,13 +363,13 @@ ORDO_API ordo_status_t ordo_epoch_start(ordo_region_h region, int n, const int *
     if (st != ORDO_OK)
         return st;
     if (ep->started || ep->nlocked || ep->lock_all)
-        return misuse(region, call,
-                      ep->started ? "an access epoch is already started (complete it first)"
-                                  : "called inside a lock epoch (unlock first)");
-    if ((st = leave_fence_epoch(region, call)) != ORDO_OK)
+        return epoch_misuse(region, call,
+                            ep->started ? "an access epoch is already started (complete it first)"
+                            : "called inside a lock epoch (unlock first)");
+    if ((st = epoch_leave_fence(region, call)) != ORDO_OK)
         return st;
     if (asserts & ORDO_ASSERT_NOCHECK) {
-        counters.skips++;
+        epoch_counters.skips++;
     } else {
         st = wait_counters(region, call, "did not post to this rank", CNT_POST, ranks, n,
                            ep->posts_seen, 0, 1);
@@ -419,7 +377,7 @@ ORDO_API ordo_status_t ordo_epoch_start(ordo_region_h region, int n, const int *
             return st;   /* nothing consumed: the epoch did not open */
         for (int i = 0; i < n; i++)
             ep->posts_seen[ranks[i]]++;
-        counters.syncs++;
+        epoch_counters.syncs++;
     }
     for (int i = 0; i < n; i++)
         ep->access[ranks[i]] = 1;
@@ -435,12 +393,13 @@ ORDO_API ordo_status_t ordo_epoch_complete(ordo_region_h region)
     ORDO_API_ENTER();
     EPOCH_PROLOGUE(region, "ordo_epoch_complete", ep);
     if (!ep->started)
-        return misuse(region, "ordo_epoch_complete", "no access epoch was started");
+        return epoch_misuse(region, "ordo_epoch_complete", "no access epoch was started");
     ordo_status_t st = rma_region_drain(region, -1, 0);
     int me = ordo_ctx->rank;
     for (int i = 0; i < ep->nstart; i++) {
         int t = ep->start_group[i];
-        ordo_status_t s2 = sync_store(ep, t, cnt_off(CNT_COMPLETE, me), ++ep->completes_made[t]);
+        ordo_status_t s2 =
+            epoch_sync_store(ep, t, cnt_off(CNT_COMPLETE, me), ++ep->completes_made[t]);
         if (st == ORDO_OK)
             st = s2;
         ep->access[t] = 0;
@@ -455,7 +414,7 @@ static ordo_status_t wait_common(ordo_region_h region, const char *call, int *do
 {
     EPOCH_PROLOGUE(region, call, ep);
     if (!ep->posted)
-        return misuse(region, call, "no exposure epoch was posted");
+        return epoch_misuse(region, call, "no exposure epoch was posted");
     ordo_status_t st = wait_counters(region, call, "did not complete their access epoch",
                                      CNT_COMPLETE, ep->post_group, ep->npost,
                                      ep->completes_seen, 0, done_p == NULL);
@@ -470,7 +429,7 @@ static ordo_status_t wait_common(ordo_region_h region, const char *call, int *do
     acquire_puts(ep->post_asserts);
     ep->posted = 0;
     ep->npost = 0;
-    counters.syncs++;
+    epoch_counters.syncs++;
     if (done_p)
         *done_p = 1;
     return ORDO_OK;
@@ -490,256 +449,6 @@ ORDO_API ordo_status_t ordo_epoch_test(ordo_region_h region, int *done_p)
     return wait_common(region, "ordo_epoch_test", done_p);
 }
 
-/* ------------------------------------------------------------ locks */
-
-static inline size_t reader_off(int rank) { return SYNC_READERS + (size_t)rank * 64; }
-
-static inline uint64_t sync_load(const struct rma_epoch *ep, int rank, size_t off)
-{
-    ordo_tl_rkey_t *k = ep->sync->rkeys[rank];
-    if (k->ptr)
-        return atomic_load((_Atomic uint64_t *)((char *)k->ptr + off));
-    uint64_t v = 0;
-    sync_amo(ep, rank, off, ORDO_ATOMIC_ADD, 0, 0, &v);
-    return v;
-}
-
-/* Wait until the word at (rank, off) reads 0; holder: whom it waits for
- * (the log names it; its death fails the wait). */
-static ordo_status_t lock_wait_clear(struct ordo_region *r, const char *call, waiter_t *w,
-                                     int rank, size_t off, const char *how)
-{
-    struct rma_epoch *ep = r->epoch;
-    uint64_t v;
-    while ((v = sync_load(ep, rank, off)) != 0) {
-        int holder = off == SYNC_WRITER ? (int)v - 1 : (int)((off - SYNC_READERS) / 64);
-        ordo_status_t st = waiter_pass(w, &holder, 0, 1);
-        if (st != ORDO_OK) {
-            ordo_error("%s on region %u: rank %d's lock is held %s by rank %d%s", call, r->id,
-                       rank, how, holder,
-                       st == ORDO_ERR_PEER_DEAD ? ", which died" : " (timed out)");
-            return st;
-        }
-    }
-    return ORDO_OK;
-}
-
-/* One try for a shared lock at rank: *taken 1, or 0 when a writer holds
- * it (the flag is down again). */
-static ordo_status_t shared_try(const struct rma_epoch *ep, int rank, int *taken)
-{
-    size_t flag = reader_off(ordo_ctx->rank);
-    ordo_status_t st = sync_add(ep, rank, flag, 1);
-    *taken = 0;
-    if (st != ORDO_OK)
-        return st;
-    if (sync_load(ep, rank, SYNC_WRITER) == 0) {
-        *taken = 1;
-        return ORDO_OK;
-    }
-    counters.lock_retries++;
-    return sync_store(ep, rank, flag, 0);
-}
-
-static ordo_status_t lock_release(struct rma_epoch *ep, int rank, uint8_t how)
-{
-    if (how & EPOCH_LOCK_NOCHECK)
-        return ORDO_OK;
-    return sync_store(ep, rank, how & EPOCH_LOCK_EXCL ? SYNC_WRITER : reader_off(ordo_ctx->rank),
-                      0);
-}
-
-/* Lock words at each rank: WRITER holds the exclusive holder's rank + 1;
- * READER[o] is 1 while rank o holds or tries for a shared lock there, each
- * on a line of its own, so readers never contend with one another.  A
- * reader raises its flag and then reads WRITER; a writer takes WRITER by
- * compare-and-swap and then reads every flag.  Both write before they read,
- * with sequentially consistent atomics, so at least one sees the other and
- * never both get in (Dekker); a reader that sees a writer lowers its flag
- * and waits. */
-/* A lock at a dead rank is never granted: its lock words may still be
- * mapped here (shared memory outlives its owner), but nothing it holds can
- * be reached or released. */
-static ordo_status_t target_alive(struct ordo_region *r, const char *call, int rank)
-{
-    if (!ordo_boot_rank_dead(ordo_ctx->boot, rank))
-        return ORDO_OK;
-    ordo_error("%s on region %u: rank %d died", call, r->id, rank);
-    return ORDO_ERR_PEER_DEAD;
-}
-
-static ordo_status_t lock_acquire(struct ordo_region *r, const char *call, int rank, int excl)
-{
-    struct rma_epoch *ep = r->epoch;
-    int me = ordo_ctx->rank;
-    waiter_t w;
-    waiter_init(&w);
-    ordo_status_t st;
-    if (!excl) {
-        for (;;) {
-            int taken;
-            if ((st = shared_try(ep, rank, &taken)) != ORDO_OK || taken)
-                return st;
-            if ((st = lock_wait_clear(r, call, &w, rank, SYNC_WRITER, "exclusively")) != ORDO_OK)
-                return st;
-        }
-    }
-    for (;;) {
-        uint64_t old;
-        st = sync_amo(ep, rank, SYNC_WRITER, ORDO_ATOMIC_CSWAP, (uint64_t)me + 1, 0, &old);
-        if (st != ORDO_OK || old == 0)
-            break;
-        counters.lock_retries++;
-        if ((st = lock_wait_clear(r, call, &w, rank, SYNC_WRITER, "exclusively")) != ORDO_OK)
-            return st;
-    }
-    for (int o = 0; o < ordo_ctx->size && st == ORDO_OK; o++) {
-        if (sync_load(ep, rank, reader_off(o)) == 0)
-            continue;
-        counters.lock_retries++;
-        st = lock_wait_clear(r, call, &w, rank, reader_off(o), "shared");
-        if (st != ORDO_OK)
-            lock_release(ep, rank, EPOCH_LOCK_HELD | EPOCH_LOCK_EXCL);
-    }
-    return st;
-}
-
-ORDO_API ordo_status_t ordo_epoch_lock(ordo_region_h region, ordo_lock_type_t type, int rank,
-                                       unsigned asserts)
-{
-    ORDO_API_ENTER();
-    EPOCH_PROLOGUE(region, "ordo_epoch_lock", ep);
-    const char *call = "ordo_epoch_lock";
-    if ((unsigned)type > ORDO_LOCK_EXCLUSIVE || (asserts & ~(unsigned)ORDO_ASSERT_NOCHECK))
-        return ORDO_ERR_INVALID_PARAM;
-    if (rank == ORDO_PROC_NULL)
-        return ORDO_OK;   /* no target: nothing to lock */
-    if (rank < 0 || rank >= ordo_ctx->size)
-        return ORDO_ERR_INVALID_RANK;
-    if (ep->lock_all || ep->lock[rank]) {
-        char why[96];
-        snprintf(why, sizeof(why), "rank %d is already locked by this rank%s", rank,
-                 ep->lock_all ? " (lock_all)" : "");
-        return misuse(region, call, why);
-    }
-    if (ep->started)
-        return misuse(region, call, "called inside a start epoch (complete it first)");
-    ordo_status_t st = leave_fence_epoch(region, call);
-    if (st == ORDO_OK)
-        st = target_alive(region, call, rank);
-    if (st != ORDO_OK)
-        return st;
-    uint8_t how = EPOCH_LOCK_HELD | (type == ORDO_LOCK_EXCLUSIVE ? EPOCH_LOCK_EXCL : 0);
-    if (asserts & ORDO_ASSERT_NOCHECK) {
-        how |= EPOCH_LOCK_NOCHECK;
-        counters.skips++;
-    } else {
-        st = lock_acquire(region, call, rank, type == ORDO_LOCK_EXCLUSIVE);
-        if (st == ORDO_OK && (st = target_alive(region, call, rank)) != ORDO_OK)
-            lock_release(ep, rank, how);   /* it died while we waited */
-        if (st != ORDO_OK)
-            return st;
-        atomic_thread_fence(memory_order_acquire);
-        counters.syncs++;
-    }
-    ep->lock[rank] = how;
-    ep->nlocked++;
-    ep->access[rank] = 1;
-    return ORDO_OK;
-}
-
-ORDO_API ordo_status_t ordo_epoch_unlock(ordo_region_h region, int rank)
-{
-    ORDO_API_ENTER();
-    EPOCH_PROLOGUE(region, "ordo_epoch_unlock", ep);
-    if (rank == ORDO_PROC_NULL)
-        return ORDO_OK;
-    if (rank < 0 || rank >= ordo_ctx->size)
-        return ORDO_ERR_INVALID_RANK;
-    if (!ep->lock[rank]) {
-        char why[96];
-        snprintf(why, sizeof(why), "rank %d is not locked by this rank%s", rank,
-                 ep->lock_all ? " (it holds lock_all: use ordo_epoch_unlock_all)" : "");
-        return misuse(region, "ordo_epoch_unlock", why);
-    }
-    ordo_status_t st = rma_region_drain(region, rank, 0);
-    ordo_status_t s2 = lock_release(ep, rank, ep->lock[rank]);
-    if (st == ORDO_OK)
-        st = s2;
-    ep->lock[rank] = 0;
-    ep->access[rank] = 0;
-    if (--ep->nlocked == 0)
-        ep->ops = 0;
-    return st;
-}
-
-ORDO_API ordo_status_t ordo_epoch_lock_all(ordo_region_h region, unsigned asserts)
-{
-    ORDO_API_ENTER();
-    EPOCH_PROLOGUE(region, "ordo_epoch_lock_all", ep);
-    const char *call = "ordo_epoch_lock_all";
-    if (asserts & ~(unsigned)ORDO_ASSERT_NOCHECK)
-        return ORDO_ERR_INVALID_PARAM;
-    if (ep->lock_all || ep->nlocked || ep->started)
-        return misuse(region, call,
-                      ep->lock_all  ? "lock_all is already held"
-                      : ep->started ? "called inside a start epoch (complete it first)"
-                                    : "called while ranks are locked (unlock them first)");
-    ordo_status_t st = leave_fence_epoch(region, call);
-    for (int r = 0; r < ordo_ctx->size && st == ORDO_OK; r++)
-        st = target_alive(region, call, r);
-    if (st != ORDO_OK)
-        return st;
-    uint8_t how = EPOCH_LOCK_HELD;
-    if (asserts & ORDO_ASSERT_NOCHECK) {
-        how |= EPOCH_LOCK_NOCHECK;
-        counters.skips++;
-    } else {
-        /* all or nothing: a rank holding some flags while it waits out a
-         * writer could be what another writer waits for */
-        waiter_t w;
-        waiter_init(&w);
-        for (int r = 0; r < ordo_ctx->size;) {
-            int taken;
-            st = shared_try(ep, r, &taken);
-            if (st == ORDO_OK && taken) {
-                r++;
-                continue;
-            }
-            for (int q = 0; q < r; q++)
-                lock_release(ep, q, how);
-            if (st == ORDO_OK)
-                st = lock_wait_clear(region, call, &w, r, SYNC_WRITER, "exclusively");
-            if (st != ORDO_OK)
-                return st;
-            r = 0;
-        }
-        atomic_thread_fence(memory_order_acquire);
-        counters.syncs++;
-    }
-    ep->lock_all = how;
-    ep->all_access = 1;
-    return ORDO_OK;
-}
-
-ORDO_API ordo_status_t ordo_epoch_unlock_all(ordo_region_h region)
-{
-    ORDO_API_ENTER();
-    EPOCH_PROLOGUE(region, "ordo_epoch_unlock_all", ep);
-    if (!ep->lock_all)
-        return misuse(region, "ordo_epoch_unlock_all", "lock_all is not held");
-    ordo_status_t st = rma_region_drain(region, -1, 0);
-    for (int r = 0; r < ordo_ctx->size; r++) {
-        ordo_status_t s2 = lock_release(ep, r, ep->lock_all);
-        if (st == ORDO_OK)
-            st = s2;
-    }
-    ep->lock_all = 0;
-    ep->all_access = 0;
-    ep->ops = 0;
-    return st;
-}
-
 /* ------------------------------------------------------------ flush */
 
 /* rank: the one to flush, or -1 for every rank locked (the _all forms). */
@@ -750,8 +459,8 @@ static ordo_status_t flush_common(ordo_region_h region, const char *call, int ra
     if (rank == ORDO_PROC_NULL)
         return ORDO_OK;
     if (!ep->lock_all && (rank < 0 ? ep->nlocked == 0 : !ep->lock[rank]))
-        return misuse(region, call, "outside a passive-target epoch (lock or lock_all) to the "
-                                    "rank");
+        return epoch_misuse(region, call,
+                            "outside a passive-target epoch (lock or lock_all) to the rank");
     int taken = ordo_stream_lock(ordo_ctx->default_stream);
     ordo_ctx->default_stream->stats.flush_calls++;
     ordo_stream_unlock(ordo_ctx->default_stream, taken);
@@ -852,12 +561,12 @@ void rma_epoch_region_close(struct ordo_region *r)
 
 void rma_epoch_stats_reset(void)
 {
-    memset(&counters, 0, sizeof(counters));
+    memset(&epoch_counters, 0, sizeof(epoch_counters));
 }
 
 void rma_epoch_stats(ordo_stats_t *sum)
 {
-    sum->epoch_syncs += counters.syncs;
-    sum->epoch_skips += counters.skips;
-    sum->lock_retries += counters.lock_retries;
+    sum->epoch_syncs += epoch_counters.syncs;
+    sum->epoch_skips += epoch_counters.skips;
+    sum->lock_retries += epoch_counters.lock_retries;
 }

@@ -1,7 +1,10 @@
-/* Inside the one-sided layer: what the operations (rma.c) and the
- * synchronisation epochs (epoch.c) share. */
+/* Inside the one-sided layer: what the operations (rma.c), their ordering
+ * (order.c) and the synchronisation epochs (epoch.c) share. */
 #ifndef ORDO_RMA_H
 #define ORDO_RMA_H
+
+#include <stdatomic.h>
+#include <string.h>
 
 #include "../core/core.h"
 
@@ -47,6 +50,90 @@ static inline ordo_status_t rma_epoch_admit(struct ordo_region *r, int rank)
  * (-1: to every rank); local_only: only until their buffers are free.
  * Returns the first error of an implicit operation of those streams. */
 ordo_status_t rma_region_drain(struct ordo_region *r, int rank, int local_only);
+
+/* ------------------------------------------------ order.c: ordering modes */
+
+/* Is an operation blocked by a pending one of s before upto (NULL: all)? */
+int           rma_blocked(const struct ordo_stream *s, unsigned type, int rank, size_t len,
+                          unsigned flags, uint64_t fence_seq, const struct ordo_request *upto);
+/* Wait until nothing pending blocks the operation (blocking calls). */
+void          rma_serialise(struct ordo_stream *s, unsigned type, int rank, size_t len,
+                            unsigned flags);
+/* Fill in an operation; its completion goes through the stream's books. */
+void          rma_describe(struct ordo_request *op, unsigned type, unsigned flags, int rank,
+                           ordo_region_h region, size_t offset, size_t len);
+/* Hand a described operation to its transport. */
+ordo_status_t rma_tl_start(struct ordo_request *op, ordo_tl_comp_t *comp);
+/* Issue now (nothing blocks it): completes at once or becomes pending. */
+ordo_status_t rma_issue_now(struct ordo_stream *s, struct ordo_request *op,
+                            ordo_request_h *req_p);
+/* Hold back until its turn (small puts copy their data first). */
+ordo_status_t rma_defer(struct ordo_stream *s, struct ordo_request *op, ordo_request_h *req_p);
+/* Start the held-back operations whose turn came; how many. */
+unsigned      rma_schedule(struct ordo_stream *s);
+/* Complete every pending operation of s to rank (-1: all); the stream's
+ * first implicit error, cleared. */
+ordo_status_t rma_drain(struct ordo_stream *s, int rank);
+/* An operation on ORDO_PROC_NULL: complete at once, nothing moves. */
+ordo_status_t rma_proc_null_op(ordo_region_h region, ordo_request_h *req_p);
+
+/* The ordering point before an operation: a store-release fence unless the
+ * stream is relaxed and the operation not fenced. */
+static inline void order_point(struct ordo_stream *s, unsigned flags)
+{
+    if (s->order != ORDO_ORDER_RELAXED || (flags & ORDO_OP_FENCED)) {
+        atomic_thread_fence(memory_order_release);
+        s->stats.fences_inserted++;
+    }
+}
+
+/* The target of an operation checked (region, rank, bounds, epoch). */
+static inline ordo_status_t check_target(ordo_region_h region, int rank, size_t offset,
+                                         size_t len, ordo_tl_rkey_t **rkey_p)
+{
+    if (ORDO_UNLIKELY(region == NULL || region->magic != ORDO_MAGIC_REGION))
+        return ORDO_ERR_INVALID_HANDLE;
+    if (ORDO_UNLIKELY((unsigned)rank >= (unsigned)ordo_ctx->size))
+        return ORDO_ERR_INVALID_RANK;
+    ordo_tl_rkey_t *k = region->rkeys[rank];
+    if (ORDO_UNLIKELY(len > k->size || offset > k->size - len))
+        return ORDO_ERR_OUT_OF_BOUNDS;
+    *rkey_p = k;
+    return rma_epoch_admit(region, rank);
+}
+
+/* An atomic's value and compare operands (compare may be NULL: 0), widened
+ * to 64 bits. */
+static ORDO_INLINE void read_operands(const void *value, const void *compare, unsigned width,
+                                     uint64_t *v_p, uint64_t *c_p)
+{
+    uint64_t v = 0, c = 0;
+    if (width == 4) {
+        uint32_t v32, c32 = 0;
+        memcpy(&v32, value, 4);
+        if (compare)
+            memcpy(&c32, compare, 4);
+        v = v32;
+        c = c32;
+    } else {
+        memcpy(&v, value, 8);
+        if (compare)
+            memcpy(&c, compare, 8);
+    }
+    *v_p = v;
+    *c_p = c;
+}
+
+/* An atomic's result into the caller's 4- or 8-byte word. */
+static inline void write_result(void *result, unsigned width, uint64_t v)
+{
+    if (width == 4) {
+        uint32_t x = (uint32_t)v;
+        memcpy(result, &x, 4);
+    } else {
+        memcpy(result, &v, 8);
+    }
+}
 
 /* epoch.c: the layer's region hooks and counters */
 ordo_status_t rma_epoch_region_open(struct ordo_region *r);
