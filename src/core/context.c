@@ -233,6 +233,7 @@ ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params)
     st = ctx->boot->ops->barrier(ctx->boot);
     if (st != ORDO_OK)
         goto err_layers;
+    ctx->layers_up = 1;   /* every rank's layers take messages now */
     return ORDO_OK;
 
 err_layers:
@@ -267,6 +268,7 @@ ORDO_API ordo_status_t ordo_finalize(void)
     ORDO_CHECK_INIT();
     ordo_context_t *ctx = ordo_ctx;
     ctx->in_finalize = 1;
+    ctx->layers_up = 0;
     ordo_status_t st = ORDO_OK, s2;
     for (size_t i = 0; i < ordo_layer_count; i++) {
         if (ordo_layers[i]->quiesce) {

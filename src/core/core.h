@@ -154,6 +154,13 @@ typedef struct ordo_context {
     ordo_stats_t         retired;          /* counters of destroyed streams */
     int                  in_finalize;
     int                  yield_idle;       /* waits give the core away when idle */
+    /* An allgather among every rank for the agreed steps of region create
+     * and free, offered by a layer above (two-sided: over the runtime's own
+     * context, no launcher round trip); used once every rank's layers are
+     * up (layers_up, set after ordo_init's last barrier), the bootstrap's
+     * before that and in finalize. */
+    ordo_status_t      (*agree_allgather)(const void *mine, size_t len, void *all);
+    int                  layers_up;
 } ordo_context_t;
 
 extern ordo_context_t *ordo_ctx;

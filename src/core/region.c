@@ -53,12 +53,16 @@ static int memfd_new(size_t len)
 /* Expose with every transport, exchange, open every rank's key.  failed[r]
  * is set where rank r's memory exists but may not be reached from here. */
 static ordo_status_t release_exposure(struct ordo_region *r);
+static ordo_status_t map_user_pages(struct ordo_region *r);
 
-static ordo_status_t expose(struct ordo_region *r, tl_record_t *mine)
+/* via_boot: a peer could not take the memory's descriptor from this
+ * process itself (the second round of reach_refused). */
+static ordo_status_t expose(struct ordo_region *r, tl_record_t *mine, int via_boot)
 {
     ordo_tl_mem_params_t p = {.region_id = r->id, .addr = r->addr, .size = r->size,
                               .memfd = r->memfd,
-                              .memfd_offset = (size_t)((char *)r->addr - (char *)r->map_base)};
+                              .memfd_offset = (size_t)((char *)r->addr - (char *)r->map_base),
+                              .fd_via_boot = via_boot};
     for (int i = 0; i < ordo_ctx->n_ifaces; i++) {
         ordo_tl_iface_t *f = ordo_ctx->ifaces[i];
         size_t len = 0;
@@ -106,9 +110,13 @@ static ordo_status_t gather_agreed(uint32_t id, const char *step, ordo_status_t 
     ((agreed_hdr_t *)part)->status = (int32_t)mine;
     if (len && mine == ORDO_OK)
         memcpy(part + sizeof(agreed_hdr_t), data, len);
-    char tag[64];
-    snprintf(tag, sizeof(tag), "ordo.region.%u.%s", id, step);
-    st = ordo_boot_allgather(ordo_ctx->boot, tag, part, stride, all);
+    if (ordo_ctx->agree_allgather && ordo_ctx->layers_up) {
+        st = ordo_ctx->agree_allgather(part, stride, all);
+    } else {
+        char tag[64];
+        snprintf(tag, sizeof(tag), "ordo.region.%u.%s", id, step);
+        st = ordo_boot_allgather(ordo_ctx->boot, tag, part, stride, all);
+    }
     if (st != ORDO_OK)
         goto out;
     for (size_t rank = 0; rank < n; rank++) {
@@ -153,7 +161,7 @@ static ordo_status_t open_keys(struct ordo_region *r, const uint8_t *all, int ro
         }
         ordo_status_t st = f->ops->rkey_open(f, rank, rec->blob, rec->len, &r->rkeys[rank]);
         failed[rank] = 0;
-        if (st == ORDO_ERR_PERMISSION && round == 1) {
+        if (st == ORDO_ERR_PERMISSION && round < 2) {   /* reach_refused tries again */
             failed[rank] = 1;
             r->rkeys[rank] = NULL;
             continue;
@@ -181,7 +189,7 @@ static ordo_status_t exchange(struct ordo_region *r, int round, uint8_t *failed,
     uint8_t *all = NULL;
     ordo_status_t st = mine ? prep : ORDO_ERR_NO_MEMORY;
     if (st == ORDO_OK && (!only_failed || r->mem[0] == NULL))
-        st = expose(r, mine);
+        st = expose(r, mine, round == 2);
     char step[16];
     snprintf(step, sizeof(step), "%d", round);
     st = gather_agreed(r->id, step, st, mine, (size_t)n * sizeof(tl_record_t), &all);
@@ -189,6 +197,60 @@ static ordo_status_t exchange(struct ordo_region *r, int round, uint8_t *failed,
     free(all);
     free(mine);
     return st;
+}
+
+/* After the first exchange: the owners some peer could not reach (the
+ * kernel's ptrace rules refuse single copy, or taking a descriptor from the
+ * owner's process) are agreed on, and reached a second way.  Such an owner
+ * moves program memory into mapped pages (it cannot be copied from any
+ * more), and its descriptor passes through the bootstrap.  mine is how this
+ * rank opened the peers' keys; *opened_p how it opened them in the end. */
+static ordo_status_t reach_refused(struct ordo_region *r, uint8_t *failed, ordo_status_t mine,
+                                   ordo_status_t *opened_p)
+{
+    int n = ordo_ctx->size;
+    uint8_t *all_failed = NULL;
+    ordo_status_t st = gather_agreed(r->id, "failed", mine, failed, (size_t)n, &all_failed);
+    if (st != ORDO_OK)
+        return st;
+    size_t stride = agreed_stride((size_t)n);
+    int any = 0;
+    for (int who = 0; who < n; who++) {
+        failed[who] = 0;
+        for (int from = 0; from < n; from++)
+            failed[who] |= all_failed[(size_t)from * stride + sizeof(agreed_hdr_t) + (size_t)who];
+        any |= failed[who];
+    }
+    free(all_failed);
+    *opened_p = mine;
+    if (!any)
+        return ORDO_OK;
+    ordo_status_t moved = ORDO_OK;
+    if (failed[ordo_ctx->rank]) {
+        for (int i = 0; i < ordo_ctx->n_ifaces; i++) {
+            if (r->mem[i]) {
+                ordo_ctx->ifaces[i]->ops->mem_release(ordo_ctx->ifaces[i], r->mem[i]);
+                r->mem[i] = NULL;
+            }
+        }
+        if (r->memfd < 0) {
+            ordo_warn("a peer may not reach this process's memory by single copy "
+                      "(process_vm_writev refused); region %u falls back to copy-in/copy-out "
+                      "through shared memory", r->id);
+            moved = map_user_pages(r);
+        } else {
+            ordo_debug("a peer may not take region %u's descriptor from this process: it "
+                       "passes through the launcher", r->id);
+        }
+    }
+    for (int who = 0; who < n; who++) {
+        if (failed[who] && r->rkeys[who]) {
+            ordo_tl_iface_t *f = ordo_iface_of(who);
+            f->ops->rkey_close(f, r->rkeys[who]);
+            r->rkeys[who] = NULL;
+        }
+    }
+    return exchange(r, 2, failed, 1, moved, opened_p);
 }
 
 /* Copy whole pages between user memory and a shared mapping.  The pages hold
@@ -428,21 +490,22 @@ static uint64_t read_value(const char *path, const char *name)
 /* The memory a region's pages could ever be backed by: memory and swap, the
  * commit limit under strict overcommit, and this process's cgroup limit.
  * Regions are sparse, so the kernel would accept any size and fail at the
- * first touch beyond it (SIGBUS, or the OOM killer): say it at the call. */
-static ordo_status_t check_backing(size_t size)
+ * first touch beyond it (SIGBUS, or the OOM killer): say it at the call.
+ * *what_p says which limit it is. */
+static uint64_t backing_limit(const char **what_p)
 {
     struct sysinfo si;
-    if (size == 0 || sysinfo(&si) != 0)
-        return ORDO_OK;
+    if (sysinfo(&si) != 0)
+        return UINT64_MAX;
     uint64_t unit = si.mem_unit ? si.mem_unit : 1;
     uint64_t limit = ((uint64_t)si.totalram + (uint64_t)si.totalswap) * unit;
-    const char *what = "the machine's memory and swap";
+    *what_p = "the machine's memory and swap";
     if (read_value("/proc/sys/vm/overcommit_memory", "") == 2) {
         uint64_t cl = read_value("/proc/meminfo", "CommitLimit:");
         uint64_t used = read_value("/proc/meminfo", "Committed_AS:");
         if (cl != UINT64_MAX && used != UINT64_MAX && cl - ORDO_MIN(cl, used) < limit) {
             limit = cl - ORDO_MIN(cl, used);
-            what = "the commit limit left (vm.overcommit_memory=2)";
+            *what_p = "the commit limit left (vm.overcommit_memory=2)";
         }
     }
     char cg[512] = "", path[640];
@@ -454,11 +517,26 @@ static ordo_status_t check_backing(size_t size)
             uint64_t max = read_value(path, "");
             if (max < limit) {
                 limit = max;
-                what = "this process's cgroup memory limit (memory.max)";
+                *what_p = "this process's cgroup memory limit (memory.max)";
             }
         }
         fclose(f);
     }
+    return limit;
+}
+
+static ordo_status_t check_backing(size_t size)
+{
+    /* The limits move slowly (the commit headroom, a cgroup's limit being
+     * changed): a region well inside the smallest one seen is not worth
+     * three file reads, which would cost more than the rest of a region's
+     * creation.  Anything that comes near it is checked afresh. */
+    static uint64_t seen;
+    if (size == 0 || (seen && size <= seen / 4))
+        return ORDO_OK;
+    const char *what = "";
+    uint64_t limit = backing_limit(&what);
+    seen = limit;
     if (size <= limit)
         return ORDO_OK;
     ordo_error("a region of %zu bytes (%.1f GiB) is more than can ever be backed: %s is "
@@ -504,6 +582,8 @@ static ordo_status_t region_alloc(size_t size, unsigned flags, ordo_status_t pre
     if (failed == NULL && st == ORDO_OK)
         st = ORDO_ERR_NO_MEMORY;
     st = exchange(r, 0, failed, 0, st, &opened);
+    if (st == ORDO_OK)
+        st = reach_refused(r, failed, opened, &opened);
     free(failed);
     if (st != ORDO_OK) {
         region_discard(r);
@@ -588,51 +668,12 @@ ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flag
      * it at the next gather and all give up with its status */
     ordo_status_t opened = ORDO_OK;
     st = exchange(r, 1, failed, 0, st, &opened);
-    uint8_t *all_failed = NULL;
-    /* Which owners could someone not reach?  They move to mapped pages. */
     if (st == ORDO_OK)
-        st = gather_agreed(id, "failed", opened, failed, (size_t)n, &all_failed);
+        st = reach_refused(r, failed, opened, &opened);
     if (st != ORDO_OK) {
         free(failed);
         region_discard(r);
         return st;
-    }
-    size_t stride = agreed_stride((size_t)n);
-    int any = 0;
-    for (int who = 0; who < n; who++) {
-        failed[who] = 0;
-        for (int from = 0; from < n; from++)
-            failed[who] |= all_failed[(size_t)from * stride + sizeof(agreed_hdr_t) + (size_t)who];
-        any |= failed[who];
-    }
-    free(all_failed);
-    if (any) {
-        ordo_status_t moved = ORDO_OK;
-        if (failed[ordo_ctx->rank]) {
-            ordo_warn("a peer may not reach this process's memory by single copy "
-                      "(process_vm_writev refused); region %u falls back to copy-in/copy-out "
-                      "through shared memory", r->id);
-            for (int i = 0; i < ordo_ctx->n_ifaces; i++) {
-                if (r->mem[i]) {
-                    ordo_ctx->ifaces[i]->ops->mem_release(ordo_ctx->ifaces[i], r->mem[i]);
-                    r->mem[i] = NULL;
-                }
-            }
-            moved = map_user_pages(r);
-        }
-        for (int who = 0; who < n; who++) {
-            if (failed[who] && r->rkeys[who]) {
-                ordo_tl_iface_t *f = ordo_iface_of(who);
-                f->ops->rkey_close(f, r->rkeys[who]);
-                r->rkeys[who] = NULL;
-            }
-        }
-        st = exchange(r, 2, failed, 1, moved, &opened);
-        if (st != ORDO_OK) {
-            free(failed);
-            region_discard(r);
-            return st;
-        }
     }
     free(failed);
     /* the layers open it even where keys failed (see region_alloc) */

@@ -1,10 +1,13 @@
 /* Two-sided contexts: creation with an agreed id, splitting, destruction,
- * and the calls that describe one. */
+ * the calls that describe one, and the runtime's own exchanges over its
+ * control context (the core's agreed gathers for regions). */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
 #include "p2p.h"
 #include "../base/log.h"
+#include "../base/timer.h"
 
 /* A context with an agreed id over the given members (ascending world
  * ranks; NULL: every rank). */
@@ -113,6 +116,71 @@ ordo_status_t p2p_ctl_recv(void *buf, size_t len, int src, int tag)
     ordo_request_h r;
     ordo_status_t st = p2p_irecv(p2p->comms[P2P_CTL_COMM], buf, len, src, tag, &r);
     return st == ORDO_INPROGRESS ? ordo_request_wait_inner(&r, NULL) : st;
+}
+
+/* Each rank sends its part to every other and receives theirs, all at once
+ * (messages of one pair stay in order on the runtime's context, so
+ * successive gathers pair up).  Bounded as the bootstrap's gather is: a
+ * dead peer fails it at once, a peer that never joins after
+ * ORDO_BOOT_TIMEOUT seconds. */
+ordo_status_t p2p_ctl_allgather(const void *mine, size_t len, void *all)
+{
+    int n = p2p->size, me = p2p->rank;
+    memcpy((char *)all + (size_t)me * len, mine, len);
+    if (n == 1)
+        return ORDO_OK;
+    ordo_request_h *rq = calloc(2 * (size_t)n, sizeof(*rq));
+    if (rq == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    p2p_comm_t *ctl = p2p->comms[P2P_CTL_COMM];
+    ordo_status_t st = ORDO_OK;
+    for (int r = 0; r < n && st == ORDO_OK; r++) {
+        if (r == me)
+            continue;
+        st = p2p_irecv(ctl, (char *)all + (size_t)r * len, len, r, P2P_TAG_AGREE, &rq[r]);
+        if (st == ORDO_INPROGRESS || st == ORDO_OK)
+            st = ORDO_OK;
+    }
+    for (int i = 1; i < n && st == ORDO_OK; i++) {
+        int r = (me + i) % n;   /* each rank starts with its right neighbour */
+        st = p2p_isend(ctl, mine, len, r, P2P_TAG_AGREE, &rq[n + r]);
+        if (st == ORDO_INPROGRESS)
+            st = ORDO_OK;
+    }
+    uint64_t deadline = ordo_config.boot_timeout > 0
+                            ? ordo_time_ns() + (uint64_t)ordo_config.boot_timeout * 1000000000ull
+                            : 0;
+    unsigned idle = 0, looks = 0;
+    for (;;) {
+        int pending = 0;
+        for (int i = 0; i < 2 * n; i++)
+            pending |= rq[i] != NULL && rq[i]->state != ORDO_OP_DONE;
+        if (!pending)
+            break;
+        ordo_progress_wait(&idle);
+        if ((++looks & 255) == 0 && deadline && ordo_time_ns() > deadline) {
+            ordo_error("ranks did not all join an agreed step of a region's creation or "
+                       "free within ORDO_BOOT_TIMEOUT=%d s", ordo_config.boot_timeout);
+            if (st == ORDO_OK)
+                st = ORDO_ERR_TIMED_OUT;
+            for (int r = 0; r < n; r++)
+                if (rq[r] && rq[r]->state != ORDO_OP_DONE)
+                    (void)rq[r]->cancel(rq[r]);   /* a posted receive: done, cancelled */
+            break;
+        }
+    }
+    for (int i = 0; i < 2 * n; i++) {
+        if (rq[i] == NULL || rq[i]->state != ORDO_OP_DONE)
+            continue;   /* a send still queued at a timeout completes on its own */
+        ordo_completion_t info;
+        ordo_status_t s2 = ordo_request_wait_inner(&rq[i], &info);
+        if (s2 == ORDO_OK && i < n && info.length != len)
+            s2 = ORDO_ERR_IO;   /* a part of another length: not the same gather */
+        if (st == ORDO_OK)
+            st = s2;
+    }
+    free(rq);
+    return st;
 }
 
 /* A barrier over the members that also combines a value: each member

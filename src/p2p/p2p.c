@@ -566,6 +566,7 @@ static ordo_status_t p2p_init(void)
         goto err;
     if (world->slot == 0)
         p2p->slots_free &= ~(uint64_t)1;
+    ordo_ctx->agree_allgather = p2p_ctl_allgather;
     return ORDO_OK;
 err:
     free(p2p->peers);
@@ -589,6 +590,7 @@ static ordo_status_t p2p_quiesce(void)
 
 static void p2p_fini(void)
 {
+    ordo_ctx->agree_allgather = NULL;
     p2p_persist_fini();
     for (uint32_t i = 0; i < p2p->ncomms; i++) {
         p2p_comm_t *c = p2p->comms[i];

@@ -148,6 +148,7 @@ typedef struct p2p_peer {
 #define P2P_TAG_CREATE  (-2)
 #define P2P_TAG_DESTROY (-3)
 #define P2P_TAG_SPLIT   (-4)
+#define P2P_TAG_AGREE   (-5)   /* the core's agreed steps (p2p_ctl_allgather) */
 /* Collective tags: bit 31 set, bit 30 clear (coll/sched.c). */
 #define P2P_IS_COLL_TAG(tag) (((uint32_t)(tag) & 0xc0000000u) == 0x80000000u)
 #define P2P_CTL_COMM    1u          /* the runtime's own context, every rank */
@@ -257,6 +258,9 @@ static inline ordo_status_t p2p_comm_resolve(ordo_comm_h h, p2p_comm_t **c_p)
 ordo_status_t p2p_comm_new(ordo_match_t match, uint32_t id, const int *members, int n, int slot,
                            p2p_comm_t **comm_p);
 void          p2p_comm_retire(p2p_comm_t *c);
+/* Every rank's len bytes, in rank order, over the runtime's own context:
+ * the core's agree_allgather (region create and free). */
+ordo_status_t p2p_ctl_allgather(const void *mine, size_t len, void *all);
 /* The protocol of a send of len bytes to dest; *banded: a rendezvous chosen
  * for a size the bounce buffers hold (see p2p_choose_proto). */
 int           p2p_choose_proto(size_t len, int dest, int *banded);

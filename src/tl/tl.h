@@ -131,6 +131,8 @@ typedef struct ordo_tl_mem_params {
     int      transient;     /* a buffer exposed for one transfer (a rendezvous), not a
                              * region: a transport that registers memory may serve it
                              * from its registration cache */
+    int      fd_via_boot;   /* memfd: peers may not take it from this process
+                             * themselves; pass it through the bootstrap */
 } ordo_tl_mem_params_t;
 
 #define ORDO_TL_BLOB_MAX 128

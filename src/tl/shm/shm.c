@@ -1,7 +1,9 @@
 /* shm: ranks on this machine.
  *
- * Regions backed by a memfd are mapped into peers (descriptors pass through
- * the launcher) and reached by loads and stores (PIO) or by the offload
+ * Regions backed by a memfd are mapped into peers (each peer takes the
+ * descriptor straight from the owner's process with pidfd_getfd, under the
+ * ptrace rule single copy needs too; where that is refused, through the
+ * launcher) and reached by loads and stores (PIO) or by the offload
  * engines for transfers above ORDO_PIO_MAX.  Regions over plain process
  * memory are reached by single copy, process_vm_readv/writev, small ones
  * inline and large ones on the engines.  Peer mappings are attached on first
@@ -13,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -22,7 +27,9 @@
 #include "../../base/config.h"
 #include "../../base/log.h"
 
-enum { SHM_MEM_MAPPED = 1, SHM_MEM_CMA = 2 };
+/* MAPPED: the descriptor is the launcher's to hand out (under a key);
+ * MAPPED_PEER: taken from the owner's process (its number in fd). */
+enum { SHM_MEM_MAPPED = 1, SHM_MEM_CMA = 2, SHM_MEM_MAPPED_PEER = 3 };
 
 typedef struct shm_blob {
     uint32_t kind;
@@ -31,6 +38,7 @@ typedef struct shm_blob {
     uint64_t size;
     uint64_t map_offset;    /* MAPPED: where the region starts in the file */
     int32_t  pid;
+    int32_t  fd;            /* MAPPED_PEER: the descriptor's number in the owner */
 } shm_blob_t;
 
 struct ordo_tl_mem {
@@ -60,6 +68,15 @@ typedef struct shm_job {
     struct shm_job    *next;     /* in flight, or free */
 } shm_job_t;
 
+typedef struct shm_peer {
+    /* the process the kernel let us single-copy from (its pid), so that a
+     * rendezvous with a peer already probed costs no probe */
+    pid_t cma_probed;
+    /* a pidfd of the peer's process (-1: none yet), to take descriptors */
+    pid_t pidfd_pid;
+    int   pidfd;
+} shm_peer_t;
+
 typedef struct shm_iface {
     ordo_tl_iface_t    super;
     ordo_boot_t       *boot;
@@ -72,9 +89,7 @@ typedef struct shm_iface {
     int                attached, attach_max;
     shm_mailbox_t      mbox;                           /* active messages */
     void             (*ptr_retire)(void);
-    /* per rank, the process the kernel let us single-copy from (its pid),
-     * so that a rendezvous with a peer already probed costs no probe */
-    pid_t             *cma_probed;
+    shm_peer_t        *peers;                          /* per rank */
 } shm_iface_t;
 
 shm_mailbox_t *shm_mailbox_of(ordo_tl_iface_t *iface)
@@ -152,7 +167,10 @@ static void shm_iface_close(ordo_tl_iface_t *iface)
         s->job_free = j->next;
         free(j);
     }
-    free(s->cma_probed);
+    for (int r = 0; r < s->size; r++)
+        if (s->peers[r].pidfd >= 0)
+            close(s->peers[r].pidfd);
+    free(s->peers);
     free(s);
 }
 
@@ -171,7 +189,11 @@ static ordo_status_t shm_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_pa
         return ORDO_ERR_NO_MEMORY;
     shm_blob_t b = {.region_id = p->region_id, .addr = (uint64_t)(uintptr_t)p->addr,
                     .size = p->size, .pid = (int32_t)getpid()};
-    if (p->memfd >= 0) {
+    if (p->memfd >= 0 && !p->fd_via_boot) {
+        b.kind = SHM_MEM_MAPPED_PEER;   /* the owner keeps it open until every peer took it */
+        b.map_offset = p->memfd_offset;
+        b.fd = p->memfd;
+    } else if (p->memfd >= 0) {
         b.kind = SHM_MEM_MAPPED;
         b.map_offset = p->memfd_offset;
         snprintf(mem->key, sizeof(mem->key), "ordo.shm.%u.%d", p->region_id, s->rank);
@@ -209,6 +231,68 @@ static void shm_mem_published(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem)
     }
 }
 
+/* A descriptor of a peer's process, taken with pidfd_getfd: the kernel
+ * checks the same ptrace access as for single copy, so where it refuses
+ * (ORDO_ERR_PERMISSION) the region's owner passes it through the launcher
+ * instead (core/region.c). */
+static ordo_status_t take_peer_fd(shm_iface_t *s, int rank, pid_t pid, int fd, int *fd_p)
+{
+#if defined(SYS_pidfd_open) && defined(SYS_pidfd_getfd)
+    shm_peer_t *p = &s->peers[rank];
+    if (p->pidfd >= 0 && p->pidfd_pid != pid) {
+        close(p->pidfd);
+        p->pidfd = -1;
+    }
+    if (p->pidfd < 0) {
+        p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+        p->pidfd_pid = pid;
+    }
+    int got = p->pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, p->pidfd, fd, 0);
+    if (got >= 0) {
+        *fd_p = got;
+        return ORDO_OK;
+    }
+    int e = errno;
+    if (e == EMFILE) {
+        struct rlimit rl;
+        getrlimit(RLIMIT_NOFILE, &rl);
+        ordo_error("cannot take rank %d's region descriptor: this process has reached its "
+                   "descriptor limit (ulimit -n: %llu open files); it holds one per region of "
+                   "each peer on this node", rank, (unsigned long long)rl.rlim_cur);
+        return ORDO_ERR_IO;
+    }
+    if (e == ENFILE) {
+        ordo_error("cannot take rank %d's region descriptor: the system's open-file limit "
+                   "(fs.file-max) is reached", rank);
+        return ORDO_ERR_IO;
+    }
+    ordo_debug("taking descriptor %d from rank %d (pid %d) refused: %s", fd, rank, (int)pid,
+               strerror(e));
+    if (e == ESRCH)
+        return ORDO_ERR_PEER_DEAD;
+    return e == EPERM || e == EACCES || e == ENOSYS || e == EBADF ? ORDO_ERR_PERMISSION
+                                                                  : ORDO_ERR_IO;
+#else
+    (void)s, (void)rank, (void)pid, (void)fd, (void)fd_p;
+    return ORDO_ERR_PERMISSION;
+#endif
+}
+
+/* A descriptor handed over by a peer must be a file that holds the region:
+ * mapping beyond a shared file's end faults (SIGBUS) at the first access. */
+static ordo_status_t check_backing_file(int fd, int rank, uint64_t offset, uint64_t size)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || offset > (uint64_t)st.st_size ||
+        size > (uint64_t)st.st_size - offset) {
+        ordo_error("rank %d handed over a descriptor that does not hold its region (%llu "
+                   "bytes at offset %llu)", rank, (unsigned long long)size,
+                   (unsigned long long)offset);
+        return ORDO_ERR_IO;
+    }
+    return ORDO_OK;
+}
+
 static ordo_status_t shm_rkey_open(ordo_tl_iface_t *iface, int rank, const void *blob,
                                    size_t bloblen, ordo_tl_rkey_t **rkey_p)
 {
@@ -229,11 +313,20 @@ static ordo_status_t shm_rkey_open(ordo_tl_iface_t *iface, int rank, const void 
     if (rank == s->rank) {
         k->local = 1;
         k->super.ptr = (void *)(uintptr_t)b.addr;
-    } else if (b.kind == SHM_MEM_MAPPED) {
-        char key[64];
-        snprintf(key, sizeof(key), "ordo.shm.%u.%d", b.region_id, rank);
-        ordo_status_t st = s->boot->ops->fd_get(s->boot, rank, key, &k->fd);
+    } else if (b.kind == SHM_MEM_MAPPED || b.kind == SHM_MEM_MAPPED_PEER) {
+        ordo_status_t st;
+        if (b.kind == SHM_MEM_MAPPED_PEER) {
+            st = take_peer_fd(s, rank, b.pid, b.fd, &k->fd);
+        } else {
+            char key[64];
+            snprintf(key, sizeof(key), "ordo.shm.%u.%d", b.region_id, rank);
+            st = s->boot->ops->fd_get(s->boot, rank, key, &k->fd);
+        }
+        if (st == ORDO_OK)
+            st = check_backing_file(k->fd, rank, b.map_offset, b.size);
         if (st != ORDO_OK) {
+            if (k->fd >= 0)
+                close(k->fd);
             free(k);
             return st;
         }
@@ -242,7 +335,7 @@ static ordo_status_t shm_rkey_open(ordo_tl_iface_t *iface, int rank, const void 
         k->map_len = (b.map_offset + b.size + (size_t)page - 1) & ~((size_t)page - 1);
     } else {
         k->remote = (char *)(uintptr_t)b.addr;
-        if (b.size > 0 && s->cma_probed[rank] != k->pid) {
+        if (b.size > 0 && s->peers[rank].cma_probed != k->pid) {
             /* Probe: can the kernel copy between us?  (ptrace access rules) */
             char byte;
             struct iovec l = {&byte, 1}, r = {k->remote, 1};
@@ -253,7 +346,7 @@ static ordo_status_t shm_rkey_open(ordo_tl_iface_t *iface, int rank, const void 
                 return (e == EPERM || e == EACCES || e == ENOSYS) ? ORDO_ERR_PERMISSION
                                                                   : ORDO_ERR_IO;
             }
-            s->cma_probed[rank] = k->pid;
+            s->peers[rank].cma_probed = k->pid;
         }
     }
     *rkey_p = &k->super;
@@ -524,13 +617,15 @@ static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_ifac
     s->super.eager_cross = params->eager_cross;   /* measured for this machine's processes */
     s->chunk = ordo_config.engine_chunk;
     s->attach_max = ordo_config.attach_cache_max;
-    if ((s->cma_probed = calloc((size_t)s->size, sizeof(pid_t))) == NULL) {
+    if ((s->peers = calloc((size_t)s->size, sizeof(*s->peers))) == NULL) {
         free(s);
         return ORDO_ERR_NO_MEMORY;
     }
+    for (int r = 0; r < s->size; r++)
+        s->peers[r].pidfd = -1;
     if (ordo_engine_pool_init(&s->engines, params->engines,
                               ordo_config.engine_bind == ORDO_ENGINE_BIND_ANY) != 0) {
-        free(s->cma_probed);
+        free(s->peers);
         free(s);
         return ORDO_ERR_NO_MEMORY;
     }
@@ -542,7 +637,7 @@ static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_ifac
     }
     if (st != ORDO_OK) {
         ordo_engine_pool_fini(&s->engines);
-        free(s->cma_probed);
+        free(s->peers);
         free(s);
         return st;
     }
