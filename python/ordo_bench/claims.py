@@ -114,11 +114,42 @@ def verdict(m: Measure, ordo: dict, peers: dict[str, dict]) -> Verdict | None:
     return Verdict(peer, sp)
 
 
+def size_text(size: int) -> str:
+    for unit, n in (("MiB", MiB), ("KiB", KiB)):
+        if size >= n and size % n == 0:
+            return f"{size // n} {unit}"
+    return f"{size} B"
+
+
+def worst_size(records: list[dict], m: Measure, libraries: tuple[str, ...]
+               ) -> tuple[int, Verdict] | None:
+    """ordo's worst speed-up against the best peer at any size of the
+    measure's sweep (its fields but the size), and where: a headline size
+    where ordo leads must not hide one where it trails.  None for a measure
+    without sizes, or a sweep with no size both ordo and a peer measured."""
+    if "size" not in m.match:
+        return None
+    fields = {k: v for k, v in m.match.items() if k != "size"}
+    sizes = sorted({r["size"] for r in measured(records)
+                    if all(r.get(k) == v for k, v in fields.items())})
+    worst = None
+    for size in sizes:
+        at = Measure(m.name, m.better, m.unit, {**fields, "size": size}, m.ordo, m.mpi)
+        recs = {impl: headline_record(records, at, impl) for impl in libraries}
+        peers = {p: r for p, r in recs.items() if p != "ordo" and r}
+        v = verdict(at, recs["ordo"], peers) if recs.get("ordo") else None
+        if v and (worst is None or v.speedup.value < worst[1].speedup.value):
+            worst = (size, v)
+    return worst
+
+
 def summary(records: list[dict], libraries: tuple[str, ...] = LIBRARIES
             ) -> tuple[list[str], list[list[str]], list[str]]:
     """Rows: measure | each library's median [95% interval] | ordo vs the
-    best peer.  Also returns each row's verdict word (for colouring)."""
-    head = ["measure", "unit"] + list(libraries) + ["ordo vs best peer (speed-up, 95% CI)"]
+    best peer | ordo's worst size of the sweep.  Also returns each row's
+    verdict word (for colouring): "worse" when ordo trails at any size."""
+    head = ["measure", "unit"] + list(libraries) + ["ordo vs best peer (speed-up, 95% CI)",
+                                                    "ordo's worst size in the sweep"]
     rows, words = [], []
     for m in HEADLINE:
         recs = {impl: headline_record(records, m, impl) for impl in libraries}
@@ -127,9 +158,14 @@ def summary(records: list[dict], libraries: tuple[str, ...] = LIBRARIES
         cells = [stats.value_text(r) if r else "–" for r in recs.values()]
         peers = {p: r for p, r in recs.items() if p != "ordo" and r}
         v = verdict(m, recs["ordo"], peers) if recs.get("ordo") else None
+        w = worst_size(records, m, libraries)
+        worst = "–" if w is None else f"{size_text(w[0])}: {w[1].text()}"
         rows.append([f"{m.name} ({m.better} is better)", m.unit] + cells +
-                    [v.text() if v else "–"])
-        words.append(v.word if v else "")
+                    [v.text() if v else "–", worst])
+        word = v.word if v else ""
+        if w is not None and w[1].word == "worse":
+            word = "worse"
+        words.append(word)
     return head, rows, words
 
 

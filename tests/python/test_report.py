@@ -238,3 +238,24 @@ def test_claims_of_two_runs_agree_when_their_intervals_overlap(run_dir, tmp_path
     path.write_text("".join(json.dumps(r) + "\n" for r in recs))
     rows = {row[0]: row for row in report.compare_claims(run_dir, other)[1]}
     assert rows["Atomic (fan-in/fan-out) vs message barrier"][-1] == "NO"
+
+
+def test_the_summary_names_ordos_worst_size():
+    # ordo leads at the headline's 8 B and trails 2x at 64 KiB: the row says
+    # where, with the interval, and is coloured as a loss
+    from ordo_bench import claims
+
+    def rec(impl, size, us):
+        return {"experiment": "latency", "impl": impl, "np": 2, "size": size,
+                "paradigm": "two-sided", "variant": None, "value": us,
+                "samples": [us * f for f in (0.98, 0.99, 1.0, 1.01, 1.02)]}
+
+    records = [rec("ordo", 8, 0.2), rec("openmpi", 8, 0.3), rec("mpich", 8, 0.4),
+               rec("ordo", 1024, 1.0), rec("openmpi", 1024, 1.0),
+               rec("ordo", 65536, 10.0), rec("openmpi", 65536, 5.0), rec("mpich", 65536, 6.0)]
+    head, rows, words = claims.summary(records)
+    assert head[-1] == "ordo's worst size in the sweep"
+    row = rows[0]
+    assert row[0].startswith("Latency, 8 B") and "better" in row[5]
+    assert row[6].startswith("64 KiB: worse: 0.50x") and "vs openmpi" in row[6], row
+    assert words[0] == "worse"
