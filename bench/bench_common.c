@@ -272,6 +272,18 @@ static void emit_env(void)
     if (ordo_size() > 1 && ordo_transport_describe(ordo_size() - 1, transport,
                                                     sizeof(transport)) == ORDO_OK)
         json_str("transport", transport, 1);
+    /* what ordo chose where its settings say auto, with why: the figure
+     * depends on it as much as on the settings given */
+    static const char *const chosen[] = {"ORDO_ENGINES", "ORDO_PIO_MAX", "ORDO_EAGER_MAX"};
+    fputs("\"chosen\":{", stdout);
+    for (size_t i = 0; i < sizeof(chosen) / sizeof(chosen[0]); i++) {
+        char value[512];
+        if (ordo_setting_describe(chosen[i], value, sizeof(value)) != ORDO_OK)
+            snprintf(value, sizeof(value), "?");
+        printf("%s\"%s\":", i ? "," : "", chosen[i]);
+        json_string(value);
+    }
+    fputs("},", stdout);
 #endif
     fputs("\"bindings\":[", stdout);
     for (int r = 0; r < binding_ranks; r++) {

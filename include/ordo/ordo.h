@@ -761,6 +761,15 @@ ORDO_API ordo_status_t ordo_progress(void);
  * (truncated to len).  ORDO_ERR_INVALID_RANK outside [0, size). */
 ORDO_API ordo_status_t ordo_transport_describe(int rank, char *buf, size_t len);
 
+/* The value setting name (an ORDO_* variable; `ordo-info` lists them) has
+ * in this job, as text (truncated to len): what it was set to, or for one
+ * left `auto` whose value ordo chooses from the machine and the job (the
+ * offload engines, the PIO limit, the two-sided thresholds), the choice
+ * and why, e.g. for ORDO_ENGINES on 2 ranks of 2 cores "0: 2 ranks x 1
+ * thread on 2 CPUs leave 0 idle: ...".  Other auto settings read "auto".
+ * ORDO_ERR_INVALID_PARAM for a name that is no setting. */
+ORDO_API ordo_status_t ordo_setting_describe(const char *name, char *buf, size_t len);
+
 /* ------------------------------------------------------------ collectives */
 
 /* Collectives run over the members of a context (ORDO_COMM_WORLD: every

@@ -470,6 +470,37 @@ ORDO_API ordo_status_t ordo_transport_describe(int rank, char *buf, size_t len)
     return ORDO_OK;
 }
 
+ORDO_API ordo_status_t ordo_setting_describe(const char *name, char *buf, size_t len)
+{
+    ORDO_CHECK_INIT();
+    if (name == NULL || buf == NULL || len == 0)
+        return ORDO_ERR_INVALID_PARAM;
+    size_t i = 0;
+    while (i < ordo_config_count() && strcmp(ordo_config_setting(i)->name, name) != 0)
+        i++;
+    if (i == ordo_config_count())
+        return ORDO_ERR_INVALID_PARAM;
+    ordo_config_value_string(i, buf, len);
+    const ordo_auto_choice_t *m = &ordo_ctx->machine;
+    ordo_tl_am_limits_t lim;
+    ordo_tl_am_limits(ordo_ctx->size, &lim);
+    /* what the machine and the job size made of the auto ones, and why */
+    if (strcmp(name, "ORDO_ENGINES") == 0)
+        snprintf(buf, len, "%s", m->engines_why);
+    else if (strcmp(name, "ORDO_PIO_MAX") == 0)
+        snprintf(buf, len, "%s", m->pio_why);
+    else if (strcmp(name, "ORDO_EAGER_MAX") == 0)
+        snprintf(buf, len, "%zu%s; on shared memory a message sent alone: up to %s", lim.eager_max,
+                 ordo_config.eager_max ? "" : " (the job-size step)", m->eager_why);
+    else if (strcmp(name, "ORDO_SHORT_MAX") == 0 && ordo_config.short_max == 0)
+        snprintf(buf, len, "%zu (the job-size step)", lim.short_max);
+    else if (strcmp(name, "ORDO_EAGER_BUFFERS") == 0 && ordo_config.eager_buffers == 0)
+        snprintf(buf, len, "%u (the job-size step)", lim.nbounce);
+    else if (strcmp(name, "ORDO_P2P_CREDITS") == 0 && ordo_config.p2p_credits == 0)
+        snprintf(buf, len, "%u (the job-size step)", lim.credits);
+    return ORDO_OK;
+}
+
 ORDO_API ordo_status_t ordo_progress(void)
 {
     ORDO_CHECK_INIT();

@@ -25,6 +25,8 @@ int main(void)
     CHECK_STATUS(ordo_quiet(NULL), ORDO_ERR_NOT_INITIALIZED);
     CHECK_STATUS(ordo_finalize(), ORDO_ERR_NOT_INITIALIZED);
     CHECK(ordo_rank() == -1 && ordo_size() == -1);
+    CHECK_STATUS(ordo_setting_describe("ORDO_ENGINES", buf, sizeof(buf)),
+                 ORDO_ERR_NOT_INITIALIZED);
     CHECK(strcmp(ordo_status_string(ORDO_ERR_OUT_OF_BOUNDS), "unknown status") != 0);
 
     REQUIRE_OK(ordo_init(NULL));
@@ -34,6 +36,25 @@ int main(void)
     memset(base, 0x5a, 64);
     CHECK_OK(ordo_barrier());
     CHECK_OK(ordo_launcher_barrier());   /* the same barrier by its name */
+
+    /* settings: what auto chose, with why; a name that is no setting */
+    {
+        char text[512];
+        CHECK_OK(ordo_setting_describe("ORDO_ENGINES", text, sizeof(text)));
+        const char *asked = getenv("ORDO_ENGINES");
+        CHECK(text[0] >= '0' && text[0] <= '9');
+        CHECK(asked ? strstr(text, "as ORDO_ENGINES asks") != NULL : strchr(text, ':') != NULL);
+        CHECK_OK(ordo_setting_describe("ORDO_EAGER_MAX", text, sizeof(text)));
+        CHECK(text[0] >= '1' && text[0] <= '9');
+        CHECK_OK(ordo_setting_describe("ORDO_BOOT_TIMEOUT", text, sizeof(text)));
+        CHECK(text[0] >= '0' && text[0] <= '9');
+        CHECK_OK(ordo_setting_describe("ORDO_ENGINES", text, 4));   /* truncated, terminated */
+        CHECK(strlen(text) <= 3);
+        CHECK_STATUS(ordo_setting_describe("ORDO_NO_SUCH", text, sizeof(text)),
+                     ORDO_ERR_INVALID_PARAM);
+        CHECK_STATUS(ordo_setting_describe(NULL, text, sizeof(text)), ORDO_ERR_INVALID_PARAM);
+        CHECK_STATUS(ordo_setting_describe("ORDO_ENGINES", NULL, 8), ORDO_ERR_INVALID_PARAM);
+    }
 
     /* invalid rank */
     CHECK_STATUS(ordo_put(NULL, buf, 8, r, n, 0, 0), ORDO_ERR_INVALID_RANK);

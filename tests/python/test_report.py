@@ -259,3 +259,20 @@ def test_the_summary_names_ordos_worst_size():
     assert row[0].startswith("Latency, 8 B") and "better" in row[5]
     assert row[6].startswith("64 KiB: worse: 0.50x") and "vs openmpi" in row[6], row
     assert words[0] == "worse"
+
+
+def test_the_report_says_what_ordos_auto_settings_chose(run_dir):
+    # ordo's records carry what its auto settings came to (ordo_setting_describe);
+    # the report's header says it for the 2-rank runs
+    path = run_dir / "results.jsonl"
+    out = []
+    for line in path.read_text().splitlines():
+        r = json.loads(line)
+        if r.get("impl") == "ordo" and r.get("env"):
+            r["env"]["chosen"] = {"ORDO_ENGINES": "0: 2 ranks x 1 thread on 2 CPUs leave 0 idle"}
+        out.append(json.dumps(r))
+    path.write_text("\n".join(out) + "\n")
+    report.write(run_dir)
+    md = (run_dir / "report.md").read_text()
+    assert "ordo's auto settings, 2 ranks on one node: ORDO_ENGINES=0: 2 ranks x 1" in md
+    assert "ORDO_ENGINES=0: 2 ranks" in (run_dir / "report.html").read_text()
