@@ -29,7 +29,7 @@ static ordo_status_t empty_transfer(ordo_request_h *req_p)
                       ((buf) == NULL && (len) > 0)))                            \
         return ORDO_ERR_INVALID_PARAM;                                          \
     if (ORDO_UNLIKELY((rank) == ORDO_PROC_NULL))                                \
-        return rma_proc_null_op(region, req_p);                                     \
+        return rma_proc_null_op(region, req_p);                                 \
     st_ = check_target(region, rank, offset, len, &rkey);                       \
     if (ORDO_UNLIKELY(st_ != ORDO_OK))                                          \
         return st_
