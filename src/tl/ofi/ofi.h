@@ -47,6 +47,8 @@ struct ofi_lib {
     int            (*fabric)(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
                              void *context);
     const char    *(*strerror)(int errnum);
+    uint32_t       (*version)(void);   /* NULL where the library lacks it */
+    char             path[256];        /* the file loaded (it may not be the one built against) */
 };
 extern struct ofi_lib ofi_lib;
 #define fi_getinfo  ofi_lib.getinfo

@@ -15,6 +15,7 @@
 
 #include <dlfcn.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../base/log.h"
@@ -67,6 +68,12 @@ ordo_status_t ofi_lib_load(void)
         dlclose(h);
         return ORDO_ERR_UNSUPPORTED;
     }
+    *(void **)&l.version = dlsym(h, "fi_version");
+    Dl_info where;
+    if (dladdr(*(void **)&l.getinfo, &where) != 0 && where.dli_fname)
+        snprintf(l.path, sizeof(l.path), "%s", where.dli_fname);
+    else
+        snprintf(l.path, sizeof(l.path), "libfabric.so.1");
     ofi_lib = l;
     return ORDO_OK;
 }
