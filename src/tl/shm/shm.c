@@ -72,6 +72,9 @@ typedef struct shm_peer {
     /* the process the kernel let us single-copy from (its pid), so that a
      * rendezvous with a peer already probed costs no probe */
     pid_t cma_probed;
+    /* ... or the one it refused us (the ptrace rules that decide do not
+     * change for a process), so that every rendezvous does not ask again */
+    pid_t cma_refused;
     /* a pidfd of the peer's process (-1: none yet), to take descriptors */
     pid_t pidfd_pid;
     int   pidfd;
@@ -336,15 +339,23 @@ static ordo_status_t shm_rkey_open(ordo_tl_iface_t *iface, int rank, const void 
     } else {
         k->remote = (char *)(uintptr_t)b.addr;
         if (b.size > 0 && s->peers[rank].cma_probed != k->pid) {
+            if (s->peers[rank].cma_refused == k->pid) {
+                free(k);
+                return ORDO_ERR_PERMISSION;
+            }
             /* Probe: can the kernel copy between us?  (ptrace access rules) */
             char byte;
             struct iovec l = {&byte, 1}, r = {k->remote, 1};
             if (process_vm_readv(k->pid, &l, 1, &r, 1, 0) != 1) {
                 int e = errno;
+                pid_t pid = k->pid;
                 free(k);
                 ordo_debug("single copy from rank %d refused: %s", rank, strerror(e));
-                return (e == EPERM || e == EACCES || e == ENOSYS) ? ORDO_ERR_PERMISSION
-                                                                  : ORDO_ERR_IO;
+                if (e == EPERM || e == EACCES || e == ENOSYS) {
+                    s->peers[rank].cma_refused = pid;
+                    return ORDO_ERR_PERMISSION;
+                }
+                return ORDO_ERR_IO;
             }
             s->peers[rank].cma_probed = k->pid;
         }
