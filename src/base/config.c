@@ -157,7 +157,8 @@ static const ordo_setting_t settings[] = {
     {"ORDO_OFI_PROVIDER", ORDO_SETTING_STRING, "auto",
      "libfabric provider of the ofi transport, as fi_info names it (tcp;ofi_rxm, verbs;ofi_rxm, "
      "cxi, efa, sockets, udp;ofi_rxd, shm ...); auto: the NIC's own provider where there is "
-     "one, else tcp (libfabric 2.x's reliable-datagram tcp), else tcp;ofi_rxm", NULL, FIELD(ofi_provider), sizeof(ordo_config.ofi_provider), 0},
+     "one, else tcp (libfabric 2.x's reliable-datagram tcp), else tcp;ofi_rxm", NULL,
+     FIELD(ofi_provider), sizeof(ordo_config.ofi_provider), 0},
     {"ORDO_OFI_DOMAIN", ORDO_SETTING_STRING, "",
      "libfabric domain (for tcp: the network interface, e.g. eth0) of the ofi transport; "
      "empty: the provider's first", NULL, FIELD(ofi_domain), sizeof(ordo_config.ofi_domain), 0},

@@ -32,7 +32,22 @@
 #include "../base/log.h"
 #include "../base/timer.h"
 
+#define SYNC_COUNTERS  (SYNC_READERS + 64 * (size_t)ordo_ctx->size)
+enum { CNT_FENCE, CNT_POST, CNT_COMPLETE, CNT_KINDS };
+
+#define FENCE_ASSERTS (ORDO_ASSERT_NOPRECEDE | ORDO_ASSERT_NOSUCCEED | ORDO_ASSERT_NOSTORE | \
+                       ORDO_ASSERT_NOPUT)
 #define POST_ASSERTS  (ORDO_ASSERT_NOCHECK | ORDO_ASSERT_NOSTORE | ORDO_ASSERT_NOPUT)
+
+static inline size_t cnt_off(int kind, int rank)
+{
+    return SYNC_COUNTERS + ((size_t)kind * (size_t)ordo_ctx->size + (size_t)rank) * 8;
+}
+
+static inline _Atomic uint64_t *my_word(const struct rma_epoch *ep, size_t off)
+{
+    return (_Atomic uint64_t *)((char *)ep->sync->addr + off);
+}
 
 /* An atomic on a synchronisation word at rank: by loads and stores where
  * it is mapped, else through its transport. */

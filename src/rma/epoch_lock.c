@@ -60,8 +60,8 @@ static ordo_status_t lock_release(struct rma_epoch *ep, int rank, uint8_t how)
 {
     if (how & EPOCH_LOCK_NOCHECK)
         return ORDO_OK;
-    return epoch_sync_store(ep, rank, how & EPOCH_LOCK_EXCL ? SYNC_WRITER : reader_off(ordo_ctx->rank),
-                            0);
+    size_t word = how & EPOCH_LOCK_EXCL ? SYNC_WRITER : reader_off(ordo_ctx->rank);
+    return epoch_sync_store(ep, rank, word, 0);
 }
 
 /* Lock words at each rank: WRITER holds the exclusive holder's rank + 1;
