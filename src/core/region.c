@@ -491,52 +491,52 @@ static uint64_t read_value(const char *path, const char *name)
  * commit limit under strict overcommit, and this process's cgroup limit.
  * Regions are sparse, so the kernel would accept any size and fail at the
  * first touch beyond it (SIGBUS, or the OOM killer): say it at the call.
- * *what_p says which limit it is. */
-static uint64_t backing_limit(const char **what_p)
+ * The machine's memory, the overcommit mode and the cgroup's limit move
+ * slowly and are read again only for a region that comes near them (three
+ * file reads would cost more than the rest of a region's creation); the
+ * commit headroom moves with every allocation, so under strict overcommit
+ * it is read at each call. */
+static ordo_status_t check_backing(size_t size)
 {
-    struct sysinfo si;
-    if (sysinfo(&si) != 0)
-        return UINT64_MAX;
-    uint64_t unit = si.mem_unit ? si.mem_unit : 1;
-    uint64_t limit = ((uint64_t)si.totalram + (uint64_t)si.totalswap) * unit;
-    *what_p = "the machine's memory and swap";
-    if (read_value("/proc/sys/vm/overcommit_memory", "") == 2) {
+    static int probed, strict;
+    static uint64_t fixed;                 /* memory and swap, or the cgroup's limit */
+    static const char *fixed_what;
+    if (size == 0)
+        return ORDO_OK;
+    if (!probed || size > fixed / 4) {
+        struct sysinfo si;
+        if (sysinfo(&si) != 0)
+            return ORDO_OK;
+        uint64_t unit = si.mem_unit ? si.mem_unit : 1;
+        fixed = ((uint64_t)si.totalram + (uint64_t)si.totalswap) * unit;
+        fixed_what = "the machine's memory and swap";
+        strict = read_value("/proc/sys/vm/overcommit_memory", "") == 2;
+        char cg[512] = "", path[640];
+        FILE *f = fopen("/proc/self/cgroup", "r");
+        if (f) {
+            if (fgets(cg, sizeof(cg), f) && strncmp(cg, "0::", 3) == 0) {
+                cg[strcspn(cg, "\n")] = '\0';
+                snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", cg + 3);
+                uint64_t max = read_value(path, "");
+                if (max < fixed) {
+                    fixed = max;
+                    fixed_what = "this process's cgroup memory limit (memory.max)";
+                }
+            }
+            fclose(f);
+        }
+        probed = 1;
+    }
+    uint64_t limit = fixed;
+    const char *what = fixed_what;
+    if (strict) {
         uint64_t cl = read_value("/proc/meminfo", "CommitLimit:");
         uint64_t used = read_value("/proc/meminfo", "Committed_AS:");
         if (cl != UINT64_MAX && used != UINT64_MAX && cl - ORDO_MIN(cl, used) < limit) {
             limit = cl - ORDO_MIN(cl, used);
-            *what_p = "the commit limit left (vm.overcommit_memory=2)";
+            what = "the commit limit left (vm.overcommit_memory=2)";
         }
     }
-    char cg[512] = "", path[640];
-    FILE *f = fopen("/proc/self/cgroup", "r");
-    if (f) {
-        if (fgets(cg, sizeof(cg), f) && strncmp(cg, "0::", 3) == 0) {
-            cg[strcspn(cg, "\n")] = '\0';
-            snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", cg + 3);
-            uint64_t max = read_value(path, "");
-            if (max < limit) {
-                limit = max;
-                *what_p = "this process's cgroup memory limit (memory.max)";
-            }
-        }
-        fclose(f);
-    }
-    return limit;
-}
-
-static ordo_status_t check_backing(size_t size)
-{
-    /* The limits move slowly (the commit headroom, a cgroup's limit being
-     * changed): a region well inside the smallest one seen is not worth
-     * three file reads, which would cost more than the rest of a region's
-     * creation.  Anything that comes near it is checked afresh. */
-    static uint64_t seen;
-    if (size == 0 || (seen && size <= seen / 4))
-        return ORDO_OK;
-    const char *what = "";
-    uint64_t limit = backing_limit(&what);
-    seen = limit;
     if (size <= limit)
         return ORDO_OK;
     ordo_error("a region of %zu bytes (%.1f GiB) is more than can ever be backed: %s is "
