@@ -54,10 +54,7 @@ static void machine_choice(int nranks)
            m.cpus_mine);
     ordo_tl_am_limits_t l;
     ordo_tl_am_limits(nranks, &l);
-    int single_copy = ordo_config.single_copy != ORDO_SINGLE_COPY_OFF;
-    if (nranks > 1 && single_copy && ordo_config.eager_max == 0)
-        ordo_machine_measure_single_copy(&m);
-    ordo_auto_eager(&m, l.short_max, l.eager_max, ordo_config.eager_max != 0, single_copy, &c);
+    ordo_auto_eager_here(&m, nranks, l.short_max, l.eager_max, &c);
     printf("  offload engines  %s\n", c.engines_why);
     printf("  PIO limit        %s\n", c.pio_why);
     printf("  two-sided eager  on shared memory, a message alone up to %s\n", c.eager_why);

@@ -13,6 +13,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "timer.h"
 
 /* CPUs in a kernel CPU list ("0-3,8,10-11"); 0 if it cannot be read. */
@@ -203,6 +204,15 @@ void ordo_auto_eager(const ordo_machine_t *m, size_t short_max, size_t eager_max
                  "beats a bounce buffer's second copy (bounce buffers hold %zu)",
                  cross, m->sc_us, m->sc_GBps, bytes / 1e3, eager_max);
     }
+}
+
+void ordo_auto_eager_here(ordo_machine_t *m, int ranks_here, size_t short_max, size_t eager_max,
+                          ordo_auto_choice_t *c)
+{
+    int single_copy = ordo_config.single_copy != ORDO_SINGLE_COPY_OFF;
+    if (ranks_here > 1 && single_copy && ordo_config.eager_max == 0)
+        ordo_machine_measure_single_copy(m);
+    ordo_auto_eager(m, short_max, eager_max, ordo_config.eager_max != 0, single_copy, c);
 }
 
 void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,

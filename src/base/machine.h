@@ -66,5 +66,11 @@ void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,
  * (single_copy 0) or refused, or nothing was measured. */
 void ordo_auto_eager(const ordo_machine_t *m, size_t short_max, size_t eager_max, int eager_asked,
                      int single_copy, ordo_auto_choice_t *c);
+/* The same for ranks_here ranks of the job on this machine, under the
+ * settings in force (ORDO_EAGER_MAX, ORDO_SINGLE_COPY): the single copy is
+ * measured into m first where it has peers to serve and nothing set
+ * overrides it (ordo_init and ordo-info both choose this way). */
+void ordo_auto_eager_here(ordo_machine_t *m, int ranks_here, size_t short_max, size_t eager_max,
+                          ordo_auto_choice_t *c);
 
 #endif

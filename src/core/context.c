@@ -58,7 +58,8 @@ static int ranks_on_machine(const ordo_boot_t *b)
 }
 
 /* Resolve the settings whose auto value depends on the machine (engines,
- * the PIO limit) before the transports open with them.  m was probed
+ * the PIO limit, the two-sided eager / single-copy crossover) before the
+ * transports open with them.  m was probed
  * before the bootstrap started threads of its own (PMIx's progress
  * thread), so its thread count is the program's. */
 static void choose_for_machine(ordo_context_t *ctx, ordo_machine_t m)
@@ -73,14 +74,9 @@ static void choose_for_machine(ordo_context_t *ctx, ordo_machine_t m)
                          &ctx->machine);
     }
     ctx->pio_max = ctx->machine.pio_max;
-    /* The single copy is measured only where it has peers to serve. */
     ordo_tl_am_limits_t lim;
     ordo_tl_am_limits(ctx->size, &lim);
-    int single_copy = ordo_config.single_copy != ORDO_SINGLE_COPY_OFF;
-    if (here > 1 && single_copy && ordo_config.eager_max == 0)
-        ordo_machine_measure_single_copy(&m);
-    ordo_auto_eager(&m, lim.short_max, lim.eager_max, ordo_config.eager_max != 0, single_copy,
-                    &ctx->machine);
+    ordo_auto_eager_here(&m, here, lim.short_max, lim.eager_max, &ctx->machine);
     /* What a put leaves behind in a copy of its own (deferred behind earlier
      * operations, or a short put over a network) stays small whatever the
      * CPU copies in place. */

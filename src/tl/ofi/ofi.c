@@ -567,7 +567,7 @@ static ordo_status_t open_iface(const ordo_tl_params_t *params, ordo_tl_iface_t 
     if (ordo_config.ofi_progress == ORDO_OFI_PROGRESS_THREAD &&
         (st = ofi_helper_start(o)) != ORDO_OK)
         goto err;
-    uint32_t v = ofi_lib.version ? ofi_lib.version() : 0;
+    uint32_t v = ofi_lib.version;
     ordo_info("ofi: provider %s, domain %s, %d lane%s, mr_mode 0x%llx%s; libfabric %u.%u (%s)",
               info->fabric_attr->prov_name, info->domain_attr->name, o->nlanes,
               o->nlanes > 1 ? "s" : "", (unsigned long long)o->mr_mode,
@@ -609,7 +609,7 @@ static void list_providers(char *buf, size_t len)
     h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY |
                               FI_MR_ENDPOINT | FI_MR_RAW;
     /* the library loaded, which may not be the one built against */
-    uint32_t v = ofi_lib.version ? ofi_lib.version() : 0;
+    uint32_t v = ofi_lib.version;
     size_t at = strlen(buf);
     snprintf(buf + at, at < len ? len - at : 0,
              "\n         libfabric %u.%u from %s (built against %u.%u)", FI_MAJOR(v), FI_MINOR(v),

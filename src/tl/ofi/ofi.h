@@ -47,7 +47,7 @@ struct ofi_lib {
     int            (*fabric)(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
                              void *context);
     const char    *(*strerror)(int errnum);
-    uint32_t       (*version)(void);   /* NULL where the library lacks it */
+    uint32_t         version;          /* fi_version() of the library loaded; 0: none */
     char             path[256];        /* the file loaded (it may not be the one built against) */
 };
 extern struct ofi_lib ofi_lib;

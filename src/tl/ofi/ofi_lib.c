@@ -68,7 +68,9 @@ ordo_status_t ofi_lib_load(void)
         dlclose(h);
         return ORDO_ERR_UNSUPPORTED;
     }
-    *(void **)&l.version = dlsym(h, "fi_version");
+    uint32_t (*version)(void);
+    *(void **)&version = dlsym(h, "fi_version");
+    l.version = version ? version() : 0;
     Dl_info where;
     if (dladdr(*(void **)&l.getinfo, &where) != 0 && where.dli_fname)
         snprintf(l.path, sizeof(l.path), "%s", where.dli_fname);
