@@ -257,6 +257,52 @@ ORDO_API ordo_status_t ordo_region_alloc(size_t size, unsigned flags,
 ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flags,
                                           ordo_region_h *region_p);
 
+/* Collective over all ranks: a dynamic region, with no memory of its own
+ * (as MPI_Win_create_dynamic).  Each rank then attaches and detaches its
+ * own memory at any time, alone (ordo_region_attach / _detach).
+ *
+ * Operations on a dynamic region name their target by the owner's virtual
+ * address: the offset argument of a put, get, atomic or signal is the
+ * address, in the target rank, of the first byte ((size_t)(uintptr_t)p,
+ * which the program sends to the initiator, as MPI_Get_address's result).
+ * [address, address + length) must lie within one memory area the target
+ * has attached: otherwise the operation fails with ORDO_ERR_OUT_OF_BOUNDS,
+ * the log names the address, and nothing is touched on either side.  An
+ * operation issued after the target's ordo_region_attach returned (and the
+ * program told the initiator the address) finds the memory; one on memory
+ * detached meanwhile is erroneous, as in MPI.  Before each operation the
+ * initiator checks the target's table of attachments for changes: a load
+ * on this node, an 8-byte read over a network (what MPI libraries do for
+ * dynamic windows), so a dynamic region costs more per operation there
+ * than an allocated one.
+ *
+ * flags: ORDO_REGION_EPOCHS as for other regions, and
+ * ORDO_REGION_CREATE_MAPPED: each attached area's pages move into shared
+ * memory while attached (as ordo_region_create does, with its rule about
+ * neighbours on the first and last page), so local peers map them: needed
+ * for remote atomics from ranks of the same node.  Without it those reach
+ * attached memory by single copy.  ordo_region_size of a dynamic region is
+ * 0 and ordo_region_ptr ORDO_ERR_UNSUPPORTED.  Errors are agreed, as for
+ * the other collective region calls; ordo_region_free releases it (and
+ * detaches what is still attached). */
+ORDO_API ordo_status_t ordo_region_create_dynamic(unsigned flags, ordo_region_h *region_p);
+
+/* Attach [addr, addr+size) of this process to a dynamic region: peers may
+ * reach it once this returns.  Not collective; costs no message.  The
+ * memory must stay valid until it is detached.  Areas attached by one rank
+ * must not overlap (ORDO_ERR_INVALID_PARAM, logged); size 0 is allowed
+ * (nothing is reachable there).  At most ORDO_DYNAMIC_ATTACH_MAX areas of
+ * a rank at once (ORDO_ERR_NO_MEMORY, logged with the setting).  A region
+ * that is not dynamic: ORDO_ERR_INVALID_PARAM. */
+ORDO_API ordo_status_t ordo_region_attach(ordo_region_h region, void *addr, size_t size);
+
+/* Detach the area attached at addr (the address given to
+ * ordo_region_attach); this process's own operations on it complete first.
+ * Peers must have finished theirs (the program synchronises, as MPI
+ * requires); later ones fail with ORDO_ERR_OUT_OF_BOUNDS.  Nothing attached
+ * at addr: ORDO_ERR_INVALID_PARAM. */
+ORDO_API ordo_status_t ordo_region_detach(ordo_region_h region, void *addr);
+
 /* Collective: completes this process's operations on the region, waits for
  * every rank, then releases it (on every rank, also when one of them failed
  * to complete its operations: all return that failure).  Using the handle

@@ -63,6 +63,10 @@ static const ordo_setting_t settings[] = {
     {"ORDO_ATTACH_CACHE_MAX", ORDO_SETTING_INT, "1024",
      "Peer region mappings kept attached at once; least recently used ones are "
      "unmapped beyond it", NULL, FIELD(attach_cache_max), 0, 0},
+    {"ORDO_DYNAMIC_ATTACH_MAX", ORDO_SETTING_INT, "1024",
+     "Memory areas a rank may have attached to one dynamic region at once (each "
+     "takes an entry of the table peers read, about 160 bytes per transport)",
+     NULL, FIELD(dynamic_attach_max), 0, 0},
     {"ORDO_SINGLE_COPY", ORDO_SETTING_ENUM, "auto",
      "Reach regions created over user memory by process_vm_readv/writev (auto: "
      "where the kernel allows it per peer; off: always move the pages into shared "
@@ -415,6 +419,10 @@ ordo_status_t ordo_config_load(void)
     }
     if (cfg.attach_cache_max < 1) {
         ordo_error("ORDO_ATTACH_CACHE_MAX must be at least 1");
+        return ORDO_ERR_INVALID_PARAM;
+    }
+    if (cfg.dynamic_attach_max < 1 || cfg.dynamic_attach_max > (1 << 20)) {
+        ordo_error("ORDO_DYNAMIC_ATTACH_MAX=%d: between 1 and 1048576", cfg.dynamic_attach_max);
         return ORDO_ERR_INVALID_PARAM;
     }
     if (cfg.tl_reorder > 1024) {

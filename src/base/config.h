@@ -43,6 +43,7 @@ typedef struct ordo_config {
     int    engine_bind;        /* ORDO_ENGINE_BIND_* */
     char   tl[128];            /* transports to use, in preference order */
     int    attach_cache_max;   /* peer mappings kept mapped at once */
+    int    dynamic_attach_max; /* a rank's attachments to one dynamic region at once */
     int    single_copy;        /* ORDO_SINGLE_COPY_* */
     int    log_level;          /* ordo_log_level_t */
     int    boot_timeout;       /* seconds to wait for the launcher */

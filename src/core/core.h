@@ -26,8 +26,15 @@ typedef enum ordo_op_state { ORDO_OP_DEFERRED, ORDO_OP_INFLIGHT, ORDO_OP_DONE } 
 typedef enum ordo_region_kind {
     ORDO_REGION_KIND_ALLOC,          /* memfd allocated by the runtime */
     ORDO_REGION_KIND_COPY,    /* user memory reached by single copy */
-    ORDO_REGION_KIND_MAPPED     /* user pages moved into a memfd (copy-in/copy-out) */
+    ORDO_REGION_KIND_MAPPED,    /* user pages moved into a memfd (copy-in/copy-out) */
+    ORDO_REGION_KIND_DYNAMIC    /* no memory of its own: ranks attach theirs (dynamic.c) */
 } ordo_region_kind_t;
+
+/* One transport's key for a rank's memory, as ranks exchange it. */
+typedef struct ordo_tl_record {
+    uint32_t len;
+    uint8_t  blob[ORDO_TL_BLOB_MAX];
+} ordo_tl_record_t;
 
 struct ordo_region {
     uint32_t            magic;
@@ -42,6 +49,7 @@ struct ordo_region {
     ordo_tl_rkey_t    **rkeys;       /* per rank, opened by the rank's transport */
     unsigned            flags;       /* ORDO_REGION_* given at creation */
     struct rma_epoch   *epoch;       /* rma/: epoch state (ORDO_REGION_EPOCHS), else NULL */
+    struct ordo_dynamic *dyn;        /* KIND_DYNAMIC: attachments and peers' tables */
     struct ordo_region *next;
 };
 
@@ -61,6 +69,8 @@ struct ordo_request {
     unsigned             flags;
     int                  rank;
     struct ordo_region  *region;
+    ordo_tl_rkey_t      *rkey;       /* the target's key (a dynamic region: the
+                                        attachment's), offset counted from it */
     size_t               offset, len;
     const void          *src;
     void                *dst;
@@ -257,9 +267,42 @@ void     ordo_idle_pass(unsigned *idle);
 
 /* region.c */
 void ordo_region_destroy_all(void);
+struct ordo_region *ordo_region_new(uint32_t id, void *addr, size_t size);
+/* Expose r's memory with every transport into mine[n_ifaces] (transient:
+ * a transport may serve it from its registration cache; via_boot: peers
+ * take a memfd through the bootstrap); ordo_region_unexpose undoes it and
+ * closes the peers' keys opened into r->rkeys. */
+ordo_status_t ordo_region_expose(struct ordo_region *r, ordo_tl_record_t *mine, int via_boot,
+                                 int transient);
+ordo_status_t ordo_region_unexpose(struct ordo_region *r);
 /* A region for a layer's own use (collective, like ordo_region_alloc), kept
- * off the program's list; released with ordo_region_release. */
-ordo_status_t ordo_region_alloc_internal(size_t size, struct ordo_region **region_p);
+ * off the program's list; released with ordo_region_release.  prep: how
+ * this rank fared before the call; a failure fails it on every rank. */
+ordo_status_t ordo_region_alloc_internal(size_t size, ordo_status_t prep,
+                                         struct ordo_region **region_p);
 void          ordo_region_release(struct ordo_region *r);
+
+/* pages.c */
+size_t        ordo_page_size(void);
+/* Logs "what: strerror(errno)"; NO_MEMORY for ENOMEM / ENOSPC, else IO. */
+ordo_status_t ordo_os_error(const char *what);
+int           ordo_memfd_new(size_t len);
+/* Move the pages under [r->addr, +r->size) into a memfd, content kept
+ * (r becomes KIND_MAPPED), and back. */
+ordo_status_t ordo_pages_move_in(struct ordo_region *r);
+void          ordo_pages_move_out(struct ordo_region *r);
+
+/* dynamic.c: dynamic regions */
+/* The key and offset (counted from the key) of [addr, addr+len) at rank,
+ * from the memory rank attached; ORDO_ERR_OUT_OF_BOUNDS (logged) when no
+ * attachment holds it. */
+ordo_status_t ordo_dynamic_resolve(struct ordo_region *r, int rank, size_t *addr_p, size_t len,
+                                   ordo_tl_rkey_t **rkey_p);
+/* Collective (within ordo_region_create_dynamic): r becomes dynamic, with
+ * its table of attachments.  prep is how this rank fared so far (r may be
+ * NULL then): the table's allocation agrees on it, so every rank returns
+ * the same status. */
+ordo_status_t ordo_dynamic_open(struct ordo_region *r, ordo_status_t prep);
+void          ordo_dynamic_discard(struct ordo_region *r);
 
 #endif

@@ -22,47 +22,13 @@
 #include "../base/log.h"
 #include "../base/quiesce.h"
 
-typedef struct tl_record {
-    uint32_t len;
-    uint8_t  blob[ORDO_TL_BLOB_MAX];
-} tl_record_t;
-
-static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
-
-static ordo_status_t os_error(const char *what)
-{
-    int e = errno;
-    ordo_error("%s: %s", what, strerror(e));
-    return e == ENOMEM || e == ENOSPC ? ORDO_ERR_NO_MEMORY : ORDO_ERR_IO;
-}
-
-static int memfd_new(size_t len)
-{
-    int fd = memfd_create("ordo-region", MFD_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    if (ftruncate(fd, (off_t)len) < 0) {
-        int e = errno;
-        close(fd);
-        errno = e;
-        return -1;
-    }
-    return fd;
-}
-
-/* Expose with every transport, exchange, open every rank's key.  failed[r]
- * is set where rank r's memory exists but may not be reached from here. */
-static ordo_status_t release_exposure(struct ordo_region *r);
-static ordo_status_t map_user_pages(struct ordo_region *r);
-
-/* via_boot: a peer could not take the memory's descriptor from this
- * process itself (the second round of reach_refused). */
-static ordo_status_t expose(struct ordo_region *r, tl_record_t *mine, int via_boot)
+ordo_status_t ordo_region_expose(struct ordo_region *r, ordo_tl_record_t *mine, int via_boot,
+                                 int transient)
 {
     ordo_tl_mem_params_t p = {.region_id = r->id, .addr = r->addr, .size = r->size,
                               .memfd = r->memfd,
                               .memfd_offset = (size_t)((char *)r->addr - (char *)r->map_base),
-                              .fd_via_boot = via_boot};
+                              .fd_via_boot = via_boot, .transient = transient};
     for (int i = 0; i < ordo_ctx->n_ifaces; i++) {
         ordo_tl_iface_t *f = ordo_ctx->ifaces[i];
         size_t len = 0;
@@ -146,14 +112,14 @@ static ordo_status_t open_keys(struct ordo_region *r, const uint8_t *all, int ro
                                uint8_t *failed, int only_failed)
 {
     int n = ordo_ctx->n_ifaces;
-    size_t stride = agreed_stride((size_t)n * sizeof(tl_record_t));
+    size_t stride = agreed_stride((size_t)n * sizeof(ordo_tl_record_t));
     for (int rank = 0; rank < ordo_ctx->size; rank++) {
         if (only_failed && !failed[rank])
             continue;
         int i = ordo_ctx->tl_of_rank[rank];
         ordo_tl_iface_t *f = ordo_ctx->ifaces[i];
-        const tl_record_t *rec =
-            (const tl_record_t *)(all + (size_t)rank * stride + sizeof(agreed_hdr_t)) + i;
+        const ordo_tl_record_t *rec =
+            (const ordo_tl_record_t *)(all + (size_t)rank * stride + sizeof(agreed_hdr_t)) + i;
         if (rec->len > ORDO_TL_BLOB_MAX) {
             ordo_error("region %u: rank %d's key for its memory is %u bytes (at most %d)",
                        r->id, rank, rec->len, ORDO_TL_BLOB_MAX);
@@ -185,14 +151,14 @@ static ordo_status_t exchange(struct ordo_region *r, int round, uint8_t *failed,
                               ordo_status_t prep, ordo_status_t *opened_p)
 {
     int n = ordo_ctx->n_ifaces;
-    tl_record_t *mine = calloc((size_t)n, sizeof(tl_record_t));
+    ordo_tl_record_t *mine = calloc((size_t)n, sizeof(ordo_tl_record_t));
     uint8_t *all = NULL;
     ordo_status_t st = mine ? prep : ORDO_ERR_NO_MEMORY;
     if (st == ORDO_OK && (!only_failed || r->mem[0] == NULL))
-        st = expose(r, mine, round == 2);
+        st = ordo_region_expose(r, mine, round == 2, 0);
     char step[16];
     snprintf(step, sizeof(step), "%d", round);
-    st = gather_agreed(r->id, step, st, mine, (size_t)n * sizeof(tl_record_t), &all);
+    st = gather_agreed(r->id, step, st, mine, (size_t)n * sizeof(ordo_tl_record_t), &all);
     *opened_p = st == ORDO_OK ? open_keys(r, all, round, failed, only_failed) : ORDO_OK;
     free(all);
     free(mine);
@@ -237,7 +203,7 @@ static ordo_status_t reach_refused(struct ordo_region *r, uint8_t *failed, ordo_
             ordo_warn("a peer may not reach this process's memory by single copy "
                       "(process_vm_writev refused); region %u falls back to copy-in/copy-out "
                       "through shared memory", r->id);
-            moved = map_user_pages(r);
+            moved = ordo_pages_move_in(r);
         } else {
             ordo_debug("a peer may not take region %u's descriptor from this process: it "
                        "passes through the launcher", r->id);
@@ -253,107 +219,7 @@ static ordo_status_t reach_refused(struct ordo_region *r, uint8_t *failed, ordo_
     return exchange(r, 2, failed, 1, moved, opened_p);
 }
 
-/* Copy whole pages between user memory and a shared mapping.  The pages hold
- * more than the region (heap neighbours, allocator metadata, a sanitizer's
- * redzones), all of which must move unchanged: a plain word loop that no
- * sanitizer instruments and no compiler turns into a checked memcpy. */
-__attribute__((no_sanitize("address", "undefined")))
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
-static void copy_pages(void *dst, const void *src, size_t len)
-{
-    uint64_t *d = dst;
-    const uint64_t *s = src;
-    for (size_t i = 0; i < len / sizeof(uint64_t); i++)
-        d[i] = s[i];
-}
-
-/* Move the pages under [addr, addr+size) into a memfd, keeping their
- * content (copy-in). */
-static ordo_status_t map_user_pages(struct ordo_region *r)
-{
-    size_t pg = page_size();
-    uintptr_t start = (uintptr_t)r->addr & ~(pg - 1);
-    uintptr_t end = ((uintptr_t)r->addr + r->size + pg - 1) & ~(pg - 1);
-    for (struct ordo_region *o = ordo_ctx->regions; o; o = o->next) {
-        uintptr_t os = (uintptr_t)o->map_base, oe = os + o->map_len;
-        if (o->map_base && start < oe && os < end) {
-            ordo_error("region over %p+%zu shares pages with region %u; regions created "
-                       "mapped must not share pages with other regions", r->addr, r->size,
-                       o->id);
-            return ORDO_ERR_BUSY;
-        }
-    }
-    size_t len = end - start;
-    int fd = memfd_new(len);
-    if (fd < 0)
-        return os_error("memfd_create for a mapped region");
-    void *tmp = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (tmp == MAP_FAILED) {
-        close(fd);
-        return os_error("mapping shared memory for user pages");
-    }
-    /* A write between the copy and the switch would be lost.  ordo's own
-     * threads touch heap objects that may share the edge pages: they wait.
-     * The program's other threads may too: the edge pages are copied again
-     * last, so their window is two pages' copy and one system call. */
-    ordo_quiesce_pause();
-    copy_pages(tmp, (void *)start, len);
-    copy_pages(tmp, (void *)start, pg);
-    copy_pages((char *)tmp + len - pg, (void *)(end - pg), pg);
-    void *m = mmap((void *)start, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
-    int e = errno;
-    ordo_quiesce_resume();
-    munmap(tmp, len);
-    if (m == MAP_FAILED) {
-        close(fd);
-        errno = e;
-        return os_error("mapping shared memory over user pages");
-    }
-    r->memfd = fd;
-    r->map_base = (void *)start;
-    r->map_len = len;
-    r->kind = ORDO_REGION_KIND_MAPPED;
-    return ORDO_OK;
-}
-
-/* Force a private copy of every page of a private file mapping (the
- * copy-on-write a first write would make), without changing a byte: an
- * atomic add of zero cannot lose a concurrent write. */
-__attribute__((no_sanitize("address", "undefined", "thread")))
-static void touch_pages_for_write(void *base, size_t len)
-{
-    if (madvise(base, len, MADV_POPULATE_WRITE) == 0)
-        return;
-    for (size_t off = 0; off < len; off += page_size())     /* kernel before 5.14 */
-        __atomic_fetch_add((uint64_t *)((char *)base + off), 0, __ATOMIC_RELAXED);
-}
-
-/* Copy-out: private pages again, with the shared pages' last content.
- * Replacing the shared mapping by a private mapping of the same memfd is one
- * atomic step: every thread sees the same bytes before and after, and no
- * write is lost (the pages may hold heap objects other threads use, this
- * region's own record among them).  The pages are then copied privately and
- * the memfd's own emptied, so a peer's late write cannot show through and
- * the memory is not held twice. */
-static void unmap_user_pages(struct ordo_region *r)
-{
-    void *base = r->map_base;
-    size_t len = r->map_len;
-    int fd = r->memfd;
-    void *m = mmap(base, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0);
-    if (m == MAP_FAILED) {
-        /* the shared pages stay in place: the content is intact, only shared */
-        ordo_error("region over %p: restoring private user pages failed: %s", base,
-                   strerror(errno));
-        return;
-    }
-    touch_pages_for_write(base, len);
-    if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, (off_t)len) != 0)
-        ordo_debug("region over %p: releasing the shared copy: %s (it is released with the "
-                   "mapping)", base, strerror(errno));
-}
-
-static struct ordo_region *region_new(uint32_t id, void *addr, size_t size)
+struct ordo_region *ordo_region_new(uint32_t id, void *addr, size_t size)
 {
     struct ordo_region *r = calloc(1, sizeof(*r));
     if (r == NULL)
@@ -370,9 +236,9 @@ static struct ordo_region *region_new(uint32_t id, void *addr, size_t size)
     return r;
 }
 
-static ordo_status_t release_exposure(struct ordo_region *r)
+ordo_status_t ordo_region_unexpose(struct ordo_region *r)
 {
-    for (int rank = 0; rank < ordo_ctx->size; rank++) {
+    for (int rank = 0; r->rkeys && rank < ordo_ctx->size; rank++) {
         if (r->rkeys[rank]) {
             ordo_tl_iface_t *f = ordo_iface_of(rank);
             f->ops->rkey_close(f, r->rkeys[rank]);
@@ -394,11 +260,13 @@ static void region_discard(struct ordo_region *r)
         for (size_t i = ordo_layer_count; i-- > 0;)
             if (ordo_layers[i]->region_close)
                 ordo_layers[i]->region_close(r);
-    release_exposure(r);
+    if (r->kind == ORDO_REGION_KIND_DYNAMIC)
+        ordo_dynamic_discard(r);
+    ordo_region_unexpose(r);
     if (r->kind == ORDO_REGION_KIND_ALLOC && r->map_base)
         munmap(r->map_base, r->map_len);
     else if (r->kind == ORDO_REGION_KIND_MAPPED)
-        unmap_user_pages(r);
+        ordo_pages_move_out(r);
     if (r->memfd >= 0)
         close(r->memfd);
     free(r->rkeys);
@@ -555,7 +423,7 @@ static ordo_status_t region_alloc(size_t size, unsigned flags, ordo_status_t pre
     ordo_status_t st = prep;
     if (st == ORDO_OK)
         st = check_backing(size);
-    struct ordo_region *r = region_new(id, NULL, st == ORDO_OK ? size : 0);
+    struct ordo_region *r = ordo_region_new(id, NULL, st == ORDO_OK ? size : 0);
     if (r == NULL) {
         /* still take part, so the others learn of it */
         (void)gather_agreed(id, "0", ORDO_ERR_NO_MEMORY, NULL, 0, NULL);
@@ -563,17 +431,17 @@ static ordo_status_t region_alloc(size_t size, unsigned flags, ordo_status_t pre
     }
     r->kind = ORDO_REGION_KIND_ALLOC;
     r->flags = flags;
-    size_t pg = page_size();
+    size_t pg = ordo_page_size();
     if (st == ORDO_OK) {
         r->map_len = (size + pg - 1) & ~(pg - 1);
-        r->memfd = memfd_new(r->map_len);
+        r->memfd = ordo_memfd_new(r->map_len);
         if (r->memfd < 0)
-            st = os_error("memfd_create for a region");
+            st = ordo_os_error("memfd_create for a region");
     }
     if (st == ORDO_OK && r->map_len) {
         void *m = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, r->memfd, 0);
         if (m == MAP_FAILED)
-            st = os_error("mapping a region");
+            st = ordo_os_error("mapping a region");
         else
             r->map_base = r->addr = m;
     }
@@ -606,9 +474,10 @@ static ordo_status_t region_alloc(size_t size, unsigned flags, ordo_status_t pre
     return ORDO_OK;
 }
 
-ordo_status_t ordo_region_alloc_internal(size_t size, struct ordo_region **region_p)
+ordo_status_t ordo_region_alloc_internal(size_t size, ordo_status_t prep,
+                                         struct ordo_region **region_p)
 {
-    ordo_status_t st = region_alloc(size, 0, ORDO_OK, 0, region_p);
+    ordo_status_t st = region_alloc(size, 0, prep, 0, region_p);
     if (st == ORDO_OK)
         (*region_p)->magic = ORDO_MAGIC_REGION;
     return st;
@@ -650,7 +519,8 @@ ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flag
         (addr == NULL && size > 0))
         st = ORDO_ERR_INVALID_PARAM;
     uint32_t id = ordo_ctx->next_region_id++;
-    struct ordo_region *r = region_new(id, st == ORDO_OK ? addr : NULL, st == ORDO_OK ? size : 0);
+    struct ordo_region *r =
+        ordo_region_new(id, st == ORDO_OK ? addr : NULL, st == ORDO_OK ? size : 0);
     if (r == NULL) {
         (void)gather_agreed(id, "1", ORDO_ERR_NO_MEMORY, NULL, 0, NULL);
         return ORDO_ERR_NO_MEMORY;
@@ -663,7 +533,7 @@ ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flag
         st = ORDO_ERR_NO_MEMORY;
     if (st == ORDO_OK && r->size > 0 &&
         ((flags & ORDO_REGION_CREATE_MAPPED) || ordo_config.single_copy == ORDO_SINGLE_COPY_OFF))
-        st = map_user_pages(r);
+        st = ordo_pages_move_in(r);
     /* a rank that failed so far still takes every step: the others learn of
      * it at the next gather and all give up with its status */
     ordo_status_t opened = ORDO_OK;
@@ -679,6 +549,34 @@ ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flag
     /* the layers open it even where keys failed (see region_alloc) */
     ordo_status_t linked = region_link(r);
     st = finish_agreed(r, linked == ORDO_OK, opened != ORDO_OK ? opened : linked, "open");
+    if (st != ORDO_OK)
+        return st;
+    *region_p = r;
+    return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_region_create_dynamic(unsigned flags, ordo_region_h *region_p)
+{
+    ORDO_CHECK_INIT();
+    ordo_status_t st = ORDO_OK;
+    if (region_p == NULL ||
+        (flags & ~(unsigned)(ORDO_REGION_CREATE_MAPPED | ORDO_REGION_EPOCHS)))
+        st = ORDO_ERR_INVALID_PARAM;
+    uint32_t id = ordo_ctx->next_region_id++;
+    struct ordo_region *r = ordo_region_new(id, NULL, 0);
+    if (r == NULL && st == ORDO_OK)
+        st = ORDO_ERR_NO_MEMORY;
+    /* its first step allocates the table of attachments, which agrees on
+     * how every rank fared so far: all go on, or all return this status */
+    st = ordo_dynamic_open(r, st);
+    if (st != ORDO_OK) {
+        if (r)
+            region_discard(r);
+        return st;
+    }
+    r->flags = flags;
+    ordo_status_t linked = region_link(r);
+    st = finish_agreed(r, linked == ORDO_OK, linked, "open");
     if (st != ORDO_OK)
         return st;
     *region_p = r;
@@ -749,6 +647,8 @@ ORDO_API ordo_status_t ordo_region_ptr(ordo_region_h region, int rank, void **pt
         return st;
     if (ptr_p == NULL)
         return ORDO_ERR_INVALID_PARAM;
+    if (region->kind == ORDO_REGION_KIND_DYNAMIC)
+        return ORDO_ERR_UNSUPPORTED;   /* memory attached at no one address */
     ordo_tl_iface_t *f = ordo_iface_of(rank);
     return f->ops->rkey_ptr(f, region->rkeys[rank], ptr_p);
 }

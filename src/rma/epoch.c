@@ -535,7 +535,8 @@ ordo_status_t rma_epoch_region_open(struct ordo_region *r)
     /* the companion is collective: every rank allocates it, even one whose
      * own bookkeeping failed, so the others are not left waiting */
     struct ordo_region *sync = NULL;
-    ordo_status_t s2 = ordo_region_alloc_internal(SYNC_COUNTERS + CNT_KINDS * n * 8, &sync);
+    ordo_status_t s2 = ordo_region_alloc_internal(SYNC_COUNTERS + CNT_KINDS * n * 8, ORDO_OK,
+                                                  &sync);
     if (ep && ep->access && ep->lock && ep->start_group && ep->post_group && ep->posts_seen &&
         ep->completes_seen && ep->posts_made && ep->completes_made)
         st = s2;

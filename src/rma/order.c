@@ -221,7 +221,7 @@ static void op_complete(ordo_tl_comp_t *comp, ordo_status_t status)
 /* Start an operation on its transport; comp NULL makes it synchronous. */
 ordo_status_t rma_tl_start(struct ordo_request *op, ordo_tl_comp_t *comp)
 {
-    ordo_tl_rkey_t *k = op->region->rkeys[op->rank];
+    ordo_tl_rkey_t *k = op->rkey;
     ordo_tl_iface_t *f = ordo_iface_of(op->rank);
     struct ordo_stream *s = op->stream;
     if (s && kept_by_transport(s, op->type, op->rank, op->len))
@@ -239,12 +239,13 @@ ordo_status_t rma_tl_start(struct ordo_request *op, ordo_tl_comp_t *comp)
 }
 
 void rma_describe(struct ordo_request *op, unsigned type, unsigned flags, int rank,
-                  ordo_region_h region, size_t offset, size_t len)
+                  ordo_region_h region, ordo_tl_rkey_t *rkey, size_t offset, size_t len)
 {
     op->type = (uint8_t)type;
     op->flags = flags;
     op->rank = rank;
     op->region = region;
+    op->rkey = rkey;
     op->offset = offset;
     op->len = len;
     op->info.length = op->info.msg_length = len;

@@ -30,7 +30,7 @@ static ordo_status_t empty_transfer(ordo_request_h *req_p)
         return ORDO_ERR_INVALID_PARAM;                                          \
     if (ORDO_UNLIKELY((rank) == ORDO_PROC_NULL))                                \
         return rma_proc_null_op(region, req_p);                                 \
-    st_ = check_target(region, rank, offset, len, &rkey);                       \
+    st_ = check_target(region, rank, &(offset), len, &rkey);                       \
     if (ORDO_UNLIKELY(st_ != ORDO_OK))                                          \
         return st_
 
@@ -257,8 +257,9 @@ static ORDO_INLINE int complete_fast(ordo_stream_h stream, int kind, int rank, o
 /* Put or get that cannot take the fast path: buf is the source of a put,
  * the destination of a get. */
 static ordo_status_t transfer_slow(struct ordo_stream *s, unsigned type, void *buf, size_t len,
-                                   ordo_region_h region, int rank, size_t offset, unsigned flags,
-                                   ordo_request_h *req_p, int blocking)
+                                   ordo_region_h region, ordo_tl_rkey_t *rkey, int rank,
+                                   size_t offset, unsigned flags, ordo_request_h *req_p,
+                                   int blocking)
 {
     /* A small put over a network: its source is copied and the put goes
      * on without the caller, complete locally at once (by quiet / flush
@@ -269,13 +270,13 @@ static ordo_status_t transfer_slow(struct ordo_stream *s, unsigned type, void *b
         rma_serialise(s, type, rank, len, flags);
         order_point(s, flags);
         struct ordo_request tmp = {.src = buf, .dst = buf, .stream = s};
-        rma_describe(&tmp, type, flags, rank, region, offset, len);
+        rma_describe(&tmp, type, flags, rank, region, rkey, offset, len);
         return rma_tl_start(&tmp, NULL);
     }
     struct ordo_request *op = ordo_op_alloc(s);
     if (op == NULL)
         return ORDO_ERR_NO_MEMORY;
-    rma_describe(op, type, flags, rank, region, offset, len);
+    rma_describe(op, type, flags, rank, region, rkey, offset, len);
     op->src = buf;
     op->dst = buf;
     if (s->pending_head && rma_blocked(s, type, rank, len, flags, s->fence_seq, NULL))
@@ -314,8 +315,8 @@ static inline ordo_status_t put_common(ordo_stream_h stream, const void *src, si
             *req_p = NULL;
         return ORDO_OK;
     }
-    return transfer_slow(s, ORDO_OP_PUT, (void *)src, len, region, rank, offset, flags, req_p,
-                         blocking);
+    return transfer_slow(s, ORDO_OP_PUT, (void *)src, len, region, rkey, rank, offset, flags,
+                         req_p, blocking);
 }
 
 ORDO_API ordo_status_t ordo_put(ordo_stream_h stream, const void *src, size_t len,
@@ -363,7 +364,8 @@ static inline ordo_status_t get_common(ordo_stream_h stream, void *dst, size_t l
             *req_p = NULL;
         return ORDO_OK;
     }
-    return transfer_slow(s, ORDO_OP_GET, dst, len, region, rank, offset, flags, req_p, blocking);
+    return transfer_slow(s, ORDO_OP_GET, dst, len, region, rkey, rank, offset, flags, req_p,
+                         blocking);
 }
 
 ORDO_API ordo_status_t ordo_get(ordo_stream_h stream, void *dst, size_t len,
@@ -425,7 +427,7 @@ static ordo_status_t atomic_common(ordo_stream_h stream, ordo_atomic_op_t aop,
     struct ordo_request *op = ordo_op_alloc(s);
     if (op == NULL)
         return ORDO_ERR_NO_MEMORY;
-    rma_describe(op, ORDO_OP_ATOMIC, flags, rank, region, offset, width);
+    rma_describe(op, ORDO_OP_ATOMIC, flags, rank, region, rkey, offset, width);
     op->aop = aop;
     op->width = (uint8_t)width;
     op->value = v;
@@ -496,9 +498,10 @@ static ordo_status_t put_signal_common(ordo_stream_h stream, const void *src, si
     /* the signal word is checked before anything moves */
     if (rank != ORDO_PROC_NULL) {
         ordo_tl_rkey_t *k;
-        if ((st = check_target(region, rank, sig_offset, 8, &k)) != ORDO_OK)
+        size_t at = sig_offset;
+        if ((st = check_target(region, rank, &at, 8, &k)) != ORDO_OK)
             return st;
-        if ((k->base + sig_offset) % 8)
+        if ((k->base + at) % 8)
             return ORDO_ERR_MISALIGNED;
     }
     st = put_common(stream, src, len, region, rank, offset, flags, NULL, blocking);

@@ -61,7 +61,8 @@ void          rma_serialise(struct ordo_stream *s, unsigned type, int rank, size
                             unsigned flags);
 /* Fill in an operation; its completion goes through the stream's books. */
 void          rma_describe(struct ordo_request *op, unsigned type, unsigned flags, int rank,
-                           ordo_region_h region, size_t offset, size_t len);
+                           ordo_region_h region, ordo_tl_rkey_t *rkey, size_t offset,
+                           size_t len);
 /* Hand a described operation to its transport. */
 ordo_status_t rma_tl_start(struct ordo_request *op, ordo_tl_comp_t *comp);
 /* Issue now (nothing blocks it): completes at once or becomes pending. */
@@ -87,16 +88,22 @@ static inline void order_point(struct ordo_stream *s, unsigned flags)
     }
 }
 
-/* The target of an operation checked (region, rank, bounds, epoch). */
-static inline ordo_status_t check_target(ordo_region_h region, int rank, size_t offset,
+/* The target of an operation checked (region, rank, bounds, epoch).  On a
+ * dynamic region *offset_p is the owner's address, made an offset from the
+ * key of the attachment that holds it. */
+static inline ordo_status_t check_target(ordo_region_h region, int rank, size_t *offset_p,
                                          size_t len, ordo_tl_rkey_t **rkey_p)
 {
     if (ORDO_UNLIKELY(region == NULL || region->magic != ORDO_MAGIC_REGION))
         return ORDO_ERR_INVALID_HANDLE;
     if (ORDO_UNLIKELY((unsigned)rank >= (unsigned)ordo_ctx->size))
         return ORDO_ERR_INVALID_RANK;
+    if (ORDO_UNLIKELY(region->kind == ORDO_REGION_KIND_DYNAMIC)) {
+        ordo_status_t st = ordo_dynamic_resolve(region, rank, offset_p, len, rkey_p);
+        return st != ORDO_OK ? st : rma_epoch_admit(region, rank);
+    }
     ordo_tl_rkey_t *k = region->rkeys[rank];
-    if (ORDO_UNLIKELY(len > k->size || offset > k->size - len))
+    if (ORDO_UNLIKELY(len > k->size || *offset_p > k->size - len))
         return ORDO_ERR_OUT_OF_BOUNDS;
     *rkey_p = k;
     return rma_epoch_admit(region, rank);

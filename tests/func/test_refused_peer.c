@@ -80,6 +80,32 @@ static void check_messages(void)
     }
 }
 
+/* A dynamic region has no collective step at attach in which to agree on
+ * a second way: memory a refused rank attached gives ORDO_ERR_PERMISSION
+ * to the peers the kernel keeps out (never a fault or a hang), and stays
+ * reachable to the others. */
+static void check_dynamic(int expect_refused)
+{
+    ordo_region_h r;
+    REQUIRE_OK(ordo_region_create_dynamic(0, &r));
+    uint64_t *word = calloc(1, sizeof(uint64_t));
+    REQUIRE_OK(ordo_region_attach(r, word, sizeof(*word)));
+    uint64_t *addr = malloc(sizeof(uint64_t) * (size_t)np), mine = (uint64_t)(uintptr_t)word;
+    REQUIRE_OK(ordo_coll_allgather(NULL, &mine, sizeof(mine), addr));
+    for (int peer = 0; peer < np; peer++) {
+        uint64_t v = 0;
+        ordo_status_t st = ordo_get(NULL, &v, sizeof(v), r, peer, (size_t)addr[peer], 0);
+        if (peer == me || peer % 2 == 0 || !expect_refused)
+            CHECK_OK(st);
+        else
+            CHECK_STATUS(st, ORDO_ERR_PERMISSION);
+    }
+    REQUIRE_OK(ordo_barrier());
+    CHECK_OK(ordo_region_free(r));
+    free(addr);
+    free(word);
+}
+
 int main(int argc, char **argv)
 {
     int expect_refused = argc > 1 && strcmp(argv[1], "expect-refused") == 0;
@@ -125,6 +151,7 @@ int main(int argc, char **argv)
     }
     if (np > 1)
         check_messages();
+    check_dynamic(expect_refused);
     CHECK_OK(ordo_finalize());
     return test_result("test_refused_peer");
 }

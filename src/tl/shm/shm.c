@@ -44,6 +44,8 @@ typedef struct shm_blob {
 struct ordo_tl_mem {
     char key[64];           /* launcher key of the descriptor; "" if none */
 };
+/* What exposures that keep nothing share (never written, never freed). */
+static ordo_tl_mem_t no_record;
 
 typedef struct shm_rkey {
     ordo_tl_rkey_t   super;
@@ -84,6 +86,7 @@ typedef struct shm_iface {
     ordo_tl_iface_t    super;
     ordo_boot_t       *boot;
     int                rank, size;
+    pid_t              pid;          /* this process's (getpid is a system call) */
     size_t             pio_max, chunk;
     ordo_engine_pool_t engines;
     struct shm_job    *inflight_head, *inflight_tail;  /* submitted by this process */
@@ -187,11 +190,15 @@ static ordo_status_t shm_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_pa
                                     ordo_tl_mem_t **mem_p, void *blob, size_t *bloblen_p)
 {
     shm_iface_t *s = (shm_iface_t *)iface;
-    ordo_tl_mem_t *mem = calloc(1, sizeof(*mem));
+    /* only a descriptor held by the launcher needs a record (its key):
+     * memory reached by single copy, attached and detached often to a
+     * dynamic region, costs no allocation */
+    int via_launcher = p->memfd >= 0 && p->fd_via_boot;
+    ordo_tl_mem_t *mem = via_launcher ? calloc(1, sizeof(*mem)) : &no_record;
     if (mem == NULL)
         return ORDO_ERR_NO_MEMORY;
     shm_blob_t b = {.region_id = p->region_id, .addr = (uint64_t)(uintptr_t)p->addr,
-                    .size = p->size, .pid = (int32_t)getpid()};
+                    .size = p->size, .pid = (int32_t)s->pid};
     if (p->memfd >= 0 && !p->fd_via_boot) {
         b.kind = SHM_MEM_MAPPED_PEER;   /* the owner keeps it open until every peer took it */
         b.map_offset = p->memfd_offset;
@@ -217,6 +224,8 @@ static ordo_status_t shm_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_pa
 static void shm_mem_release(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem)
 {
     shm_iface_t *s = (shm_iface_t *)iface;
+    if (mem == &no_record)
+        return;
     if (mem->key[0])
         s->boot->ops->fd_del(s->boot, mem->key);
     free(mem);
@@ -622,6 +631,7 @@ static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_ifac
     s->super.ops = &ordo_tl_shm_ops;
     s->boot = params->boot;
     s->rank = params->rank;
+    s->pid = getpid();
     s->size = params->size;
     s->ptr_retire = params->ptr_retire;
     s->pio_max = params->pio_max;
