@@ -106,6 +106,20 @@ static inline void bc_win_free(bc_win_t *w)
     free(w->mem);
     free(w->disp);
 }
+/* A dynamic window made once, to which memory is attached and detached
+ * (regcost times these two calls alone). */
+typedef struct bc_dyn { MPI_Win win; } bc_dyn_t;
+static inline void bc_dyn_create(bc_dyn_t *d)
+{
+    MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &d->win);
+}
+static inline void bc_dyn_attach(bc_dyn_t *d, void *mem, size_t bytes)
+{
+    MPI_Win_attach(d->win, mem, (MPI_Aint)bytes);
+}
+static inline void bc_dyn_detach(bc_dyn_t *d, void *mem) { MPI_Win_detach(d->win, mem); }
+static inline void bc_dyn_free(bc_dyn_t *d) { MPI_Win_free(&d->win); }
+
 static inline MPI_Aint bc_disp(const bc_win_t *w, int rank, size_t off)
 {
     return (w->disp ? w->disp[rank] : 0) + (MPI_Aint)off;
@@ -196,7 +210,8 @@ typedef struct bc_win {
     ordo_stream_h stream;     /* the ordering mode measured (bc_win_order) */
     int           own_stream; /* stream was created here */
     int           epochs;
-    void         *mem;        /* create: the program's memory */
+    void         *mem;        /* create / dynamic: the program's memory */
+    uint64_t     *disp;       /* dynamic: each rank's address of its memory */
 } bc_win_t;
 typedef struct bc_group { int n; int *ranks; } bc_group_t;
 #define BC_NOPRECEDE ORDO_ASSERT_NOPRECEDE
@@ -212,12 +227,31 @@ static inline void bc_check(ordo_status_t st, const char *what)
     }
 }
 
-static inline const char *bc_win_unsupported(int kind)
+static inline const char *bc_win_unsupported(int kind) { (void)kind; return NULL; }
+
+typedef struct bc_dyn { ordo_region_h region; } bc_dyn_t;
+static inline void bc_dyn_create(bc_dyn_t *d)
 {
-    return kind == BC_WIN_DYNAMIC
-               ? "ordo has no dynamic regions (memory attached after creation, as "
-                 "MPI_Win_create_dynamic + MPI_Win_attach)"
-               : NULL;
+    bc_check(ordo_region_create_dynamic(0, &d->region), "dynamic region create");
+}
+static inline void bc_dyn_attach(bc_dyn_t *d, void *mem, size_t bytes)
+{
+    bc_check(ordo_region_attach(d->region, mem, bytes), "attach");
+}
+static inline void bc_dyn_detach(bc_dyn_t *d, void *mem)
+{
+    bc_check(ordo_region_detach(d->region, mem), "detach");
+}
+static inline void bc_dyn_free(bc_dyn_t *d)
+{
+    bc_check(ordo_region_free(d->region), "region free");
+}
+
+/* Where an operation on rank's memory points: a dynamic region is
+ * addressed by the owner's addresses. */
+static inline size_t bc_off(const bc_win_t *w, int rank, size_t off)
+{
+    return (w->disp ? (size_t)w->disp[rank] : 0) + off;
 }
 
 static inline void bc_win_create_on(void *mem, size_t bytes, unsigned flags, bc_win_t *w)
@@ -238,15 +272,23 @@ static inline void bc_win_make(int kind, size_t bytes, unsigned flags, bc_win_t 
                  "region alloc");
         return;
     }
-    if (kind != BC_WIN_CREATE) {
-        fprintf(stderr, "benchmark: %s\n", bc_win_unsupported(kind));
-        exit(1);
-    }
     void *mem = bench_buffer(bytes);
     memset(mem, 0, bytes);
     *base = mem;
-    bc_win_create_on(mem, bytes, flags, w);
+    if (kind == BC_WIN_CREATE) {
+        bc_win_create_on(mem, bytes, flags, w);
+        w->mem = mem;
+        return;
+    }
+    memset(w, 0, sizeof(*w));
+    w->epochs = (flags & BC_EPOCHS) != 0;
     w->mem = mem;
+    bc_check(ordo_region_create_dynamic(w->epochs ? ORDO_REGION_EPOCHS : 0, &w->region),
+             "dynamic region create");
+    bc_check(ordo_region_attach(w->region, mem, bytes), "attach");
+    uint64_t mine = (uint64_t)(uintptr_t)mem;
+    w->disp = malloc(sizeof(uint64_t) * (size_t)ordo_size());
+    bc_check(ordo_coll_allgather(NULL, &mine, sizeof(mine), w->disp), "allgather");
 }
 static inline void bc_win_order(bc_win_t *w, int i)
 {
@@ -261,8 +303,11 @@ static inline void bc_win_free(bc_win_t *w)
 {
     if (w->own_stream)
         bc_check(ordo_stream_destroy(w->stream), "stream destroy");
+    if (w->disp)
+        bc_check(ordo_region_detach(w->region, w->mem), "detach");
     bc_check(ordo_region_free(w->region), "region free");
     free(w->mem);
+    free(w->disp);
 }
 
 static inline int bc_order_count(void) { return 3; }
@@ -273,30 +318,32 @@ static inline const char *bc_order_name(int i)
 
 static inline void bc_put(const void *src, size_t len, int rank, size_t off, bc_win_t *w)
 {
-    bc_check(ordo_put_nb(w->stream, src, len, w->region, rank, off, 0, NULL), "put");
+    bc_check(ordo_put_nb(w->stream, src, len, w->region, rank, bc_off(w, rank, off), 0,
+                         NULL), "put");
 }
 static inline void bc_get(void *dst, size_t len, int rank, size_t off, bc_win_t *w)
 {
-    bc_check(ordo_get_nb(w->stream, dst, len, w->region, rank, off, 0, NULL), "get");
+    bc_check(ordo_get_nb(w->stream, dst, len, w->region, rank, bc_off(w, rank, off), 0,
+                         NULL), "get");
 }
 static inline uint64_t bc_fetch_add(bc_win_t *w, int rank, size_t off, uint64_t add)
 {
     uint64_t old;
     bc_check(ordo_atomic(w->stream, ORDO_ATOMIC_ADD, ORDO_UINT64, &add, NULL, &old, w->region,
-                         rank, off, 0), "fetch-add");
+                         rank, bc_off(w, rank, off), 0), "fetch-add");
     return old;
 }
 static inline uint64_t bc_cswap(bc_win_t *w, int rank, size_t off, uint64_t cmp, uint64_t val)
 {
     uint64_t old;
     bc_check(ordo_atomic(w->stream, ORDO_ATOMIC_CSWAP, ORDO_UINT64, &val, &cmp, &old, w->region,
-                         rank, off, 0), "compare-swap");
+                         rank, bc_off(w, rank, off), 0), "compare-swap");
     return old;
 }
 static inline void bc_add(bc_win_t *w, int rank, size_t off, const uint64_t *add)
 {
     bc_check(ordo_atomic_nb(w->stream, ORDO_ATOMIC_ADD, ORDO_UINT64, add, NULL, NULL, w->region,
-                            rank, off, 0, NULL), "add");
+                            rank, bc_off(w, rank, off), 0, NULL), "add");
 }
 /* Without epochs ordo completes per stream; it has no local-only flush
  * there, so flush_local is the full flush (never weaker than asked). */
@@ -346,8 +393,9 @@ static inline void bc_order_puts(bc_win_t *w, int rank)
 static inline void bc_put_signal(const void *src, size_t len, int rank, size_t off,
                                  size_t sig_off, uint64_t sig, bc_win_t *w)
 {
-    bc_check(ordo_put_signal_nb(w->stream, src, len, w->region, rank, off, sig_off, sig,
-                                ORDO_SIGNAL_SET, 0, NULL), "put_signal");
+    bc_check(ordo_put_signal_nb(w->stream, src, len, w->region, rank, bc_off(w, rank, off),
+                                bc_off(w, rank, sig_off), sig, ORDO_SIGNAL_SET, 0, NULL),
+             "put_signal");
 }
 static inline void bc_post(bc_win_t *w, bc_group_t *g)
 {

@@ -8,7 +8,8 @@
  *   create / create-free          the program's memory (MPI_Win_create,
  *                                 ordo_region_create)
  *   dynamic / dynamic-detach      attach to / detach from a dynamic window
- *                                 made once (MPI only: skipped for ordo)
+ *                                 made once (MPI_Win_attach,
+ *                                 ordo_region_attach)
  * np is the concurrency; run at several np to see it grow.
  *
  * Registered vs unregistered (Figure 9, "shared" vs "non-shared"): np/2
@@ -71,13 +72,11 @@ static void creation(const bench_opts_t *o, int kind, double *made, double *free
         return;
     }
     /* the program's memory is allocated once, outside the timing; so is a
-     * dynamic window (MPI): only the library's calls are timed */
+     * dynamic window: only the library's calls are timed */
     char *mem = kind == BC_WIN_ALLOCATE ? NULL : bench_buffer(o->size);
-#ifdef BENCH_MPI
-    MPI_Win dyn = MPI_WIN_NULL;
+    bc_dyn_t dyn;
     if (kind == BC_WIN_DYNAMIC)
-        MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dyn);
-#endif
+        bc_dyn_create(&dyn);
     int iters = bench_scaled_iters(o->iters, o->size / 64 + 1);
     for (int t = -1; t < o->trials; t++) {
         double in = 0, out = 0;
@@ -85,17 +84,15 @@ static void creation(const bench_opts_t *o, int kind, double *made, double *free
         for (int i = 0; i < n; i++) {
             bc_barrier();
             double t0 = bench_now_us(), t1, t2;
-#ifdef BENCH_MPI
             if (kind == BC_WIN_DYNAMIC) {
-                MPI_Win_attach(dyn, mem, (MPI_Aint)o->size);
+                bc_dyn_attach(&dyn, mem, o->size);
                 t1 = bench_now_us();
-                MPI_Win_detach(dyn, mem);
+                bc_dyn_detach(&dyn, mem);
                 t2 = bench_now_us();
                 in += t1 - t0;
                 out += t2 - t1;
                 continue;
             }
-#endif
             bc_win_t w;
             void *base;
             if (kind == BC_WIN_CREATE)
@@ -113,10 +110,8 @@ static void creation(const bench_opts_t *o, int kind, double *made, double *free
             freed[t] = out / n;
         }
     }
-#ifdef BENCH_MPI
     if (kind == BC_WIN_DYNAMIC)
-        MPI_Win_free(&dyn);
-#endif
+        bc_dyn_free(&dyn);
     free(mem);
     emit(name, "time_us", "us", o->size, np, 0, 1, iters, o->warmup, made, o->trials);
     emit(free_name, "time_us", "us", o->size, np, 0, 1, iters, o->warmup, freed, o->trials);
