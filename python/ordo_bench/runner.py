@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import mpis
+
 SCHEMA = "ordo-bench/1"
 SCHEMA_FILE = Path(__file__).with_name("ordo-bench-1.schema.json")
 REQUIRED = ("schema", "experiment", "impl", "paradigm", "variant", "order", "np", "pairs",
@@ -149,9 +151,14 @@ FINALIZING = "bench: measured; shmem_finalize next"
 
 
 def mpi_binary(impl: str, program: str) -> tuple[Path, str]:
-    """The build of program for impl, and the launcher that runs it."""
-    suffix, launcher = OSHMEM_BUILDS.get((program, impl), (impl, f"mpirun.{impl}"))
-    return build_dir() / "bin" / f"{program}.{suffix}", launcher
+    """The build of program for impl, and the launcher that runs it (a
+    name on PATH or a path; "" when impl has no build at all)."""
+    if (program, impl) in OSHMEM_BUILDS:
+        suffix, launcher = OSHMEM_BUILDS[(program, impl)]
+        return build_dir() / "bin" / f"{program}.{suffix}", launcher
+    mpi = mpis.available(build_dir()).get(impl)
+    default = {"openmpi": "mpirun.openmpi", "mpich": "mpiexec.mpich"}.get(impl, "")
+    return build_dir() / "bin" / f"{program}.{impl}", mpi.launcher if mpi else default
 
 
 def _records(res: Launch, name: str, nodes: int = 1, transport: str | None = None,
@@ -227,19 +234,10 @@ def run_ordo(program: str, *args: str, np: int = 2, env: dict | None = None,
 
 
 # The MPIs' network paths, for runs that stand for several nodes (--nodes):
-# no shared memory between ranks, everything (one-sided included) over TCP.
-# They override a job's own settings of the same names (the one-sided jobs'
-# OMPI_MCA_osc=sm,pt2pt: osc/sm would map the peers' memory).  Open MPI's
-# one-sided then runs as messages over the TCP BTL (osc/pt2pt), its
-# default osc/rdma crashing in MPI_Compare_and_swap (open-mpi/ompi#11349).
-NETWORK_ENV = {
-    "openmpi": {"OMPI_MCA_pml": "ob1", "OMPI_MCA_btl": "self,tcp", "OMPI_MCA_osc": "pt2pt"},
-    "mpich": {"UCX_TLS": "tcp,self"},
-}
-NETWORK_TRANSPORT = {
-    "openmpi": "tcp (pml ob1, btl self,tcp, one-sided by osc/pt2pt over it)",
-    "mpich": "tcp (ch4:ucx, UCX_TLS=tcp,self)",
-}
+# no shared memory between ranks, everything (one-sided included) over TCP
+# (mpis.Mpi.network_env).  They override a job's own settings of the same
+# names (the one-sided jobs' OMPI_MCA_osc=sm,pt2pt: osc/sm would map the
+# peers' memory).
 
 
 def mpi_command(impl: str, program: str, *args: str, np: int = 2,
@@ -249,12 +247,14 @@ def mpi_command(impl: str, program: str, *args: str, np: int = 2,
     under that MPI's own mpirun (oshrun), ranks bound to cores as ordorun
     binds them."""
     path, launcher = mpi_binary(impl, program)
-    mpirun = shutil.which(launcher)
+    mpirun = shutil.which(launcher) if launcher else None
     if mpirun is None or (exe is None and not path.exists()):
-        raise BenchError(f"{impl}: {launcher} or {path.name} missing (install the MPI and "
-                         "rebuild: its compiler wrapper builds the benchmark)")
+        raise BenchError(f"{impl}: {launcher or 'its launcher'} or {path.name} missing (install "
+                         "the MPI and rebuild: its compiler wrapper builds the benchmark)")
     cmd = [mpirun, "-n", str(np)]
-    if impl == "openmpi":
+    mpi = mpis.available(build_dir()).get(impl)
+    family = "openmpi" if launcher == "oshrun" else mpi.family if mpi else impl
+    if family == "openmpi":
         # more ranks than cores: Open MPI refuses unless told, then binds
         # round-robin as ordorun does (the report flags such figures)
         if np > (os.cpu_count() or 1):
@@ -263,9 +263,30 @@ def mpi_command(impl: str, program: str, *args: str, np: int = 2,
             cmd += ["--bind-to", "core"]
         if os.geteuid() == 0:
             cmd += ["--allow-run-as-root"]
+    elif family == "impi":
+        pass   # Intel MPI pins one rank per core by itself (I_MPI_PIN)
     else:
         cmd += ["-bind-to", _mpich_binding(np, os.cpu_count() or 1)]
     return cmd + (exe if exe is not None else [str(path), *args])
+
+
+def mpi_env(impl: str, env: dict | None, nodes: int = 1) -> tuple[dict, str | None]:
+    """What a run of impl's build needs: the MPI's own environment, the
+    job's settings where they apply to it, and on --nodes its TCP path
+    (overriding the job's); with the transport to record, if forced."""
+    mpi = mpis.available(build_dir()).get(impl)
+    out = dict(mpi.env) if mpi else {}
+    for k, v in (env or {}).items():
+        if k == "OMPI_MCA_osc" and mpi and mpi.family == "openmpi" and mpi.major >= 5:
+            continue   # the 4.x workaround: 5.x has no osc/pt2pt
+        out[k] = v
+    transport = None
+    if nodes > 1 and mpi:
+        out.update(mpi.network_env())
+        transport = mpi.network_transport()
+    elif mpi:
+        out = {**mpi.local_env(), **out}   # the job's own settings win
+    return out, transport
 
 
 def _mpich_binding(np: int, cores: int) -> str:
@@ -292,18 +313,18 @@ def run_mpi(impl: str, program: str, *args: str, np: int = 2, env: dict | None =
     """Run bin/<program>.<impl> under mpirun.<impl> (or, with launcher
     "srun", under srun like ordo); return its validated records, each with
     the exact command that launched it.  With nodes > 1 the MPI is forced
-    onto its TCP path (NETWORK_ENV), as ordo is onto its network
+    onto its TCP path (mpis.Mpi.network_env), as ordo is onto its network
     transport."""
     path, _ = mpi_binary(impl, program)
     name = path.name
-    transport = None
-    if nodes > 1:
-        env = {**(env or {}), **NETWORK_ENV.get(impl, {})}
-        transport = NETWORK_TRANSPORT.get(impl)
+    env, transport = mpi_env(impl, env, nodes)
     if launcher == "srun":
-        cmd = srun_command(np, SRUN_MPI.get(impl, "pmix"), [str(path), *args])
+        family = getattr(mpis.available(build_dir()).get(impl), "family", impl)
+        cmd = srun_command(np, SRUN_MPI.get(family, "pmix"), [str(path), *args])
     else:
-        launcher = MPI_LAUNCHER.get(impl, "mpirun")
+        # recorded as the kind of launcher (the command has its path)
+        family = getattr(mpis.available(build_dir()).get(impl), "family", impl)
+        launcher = MPI_LAUNCHER.get(family, "mpiexec")
         cmd = mpi_command(impl, program, *args, np=np)
     res = launch(cmd, env, timeout, name)
     recs = _records(res, name, nodes, transport,

@@ -10,7 +10,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .experiments import IMPLS, LAUNCHES, Experiment, Job
+from . import mpis
+from .experiments import LAUNCHES, Experiment, Job, covers
 from .runner import BenchError, build_dir, merge_launches, mpi_binary, run_mpi, run_ordo
 
 
@@ -55,12 +56,20 @@ def _narrowed_out(job: Job, narrow: Narrowing) -> bool:
                 job.np != 2 * narrow.pairs)
 
 
+def all_impls() -> tuple[str, ...]:
+    """ordo and every MPI the benchmarks are built for."""
+    return ("ordo", *mpis.available(build_dir()))
+
+
 def impl_missing(impl: str, program: str) -> str | None:
     """Why impl cannot run program here, or None."""
     if impl == "ordo":
         exe = build_dir() / "bin" / program
         return None if exe.exists() else f"{exe} is not built (run make)"
     exe, launcher = mpi_binary(impl, program)
+    if not launcher:
+        return (f"no MPI named {impl} has builds here (built for: "
+                f"{', '.join(mpis.available(build_dir())) or 'none'})")
     if shutil.which(launcher) is None:
         return f"{impl} is not installed (no {launcher})"
     if not exe.exists():
@@ -93,9 +102,9 @@ def plan(experiments: list[Experiment], suite: str, impls: tuple[str, ...],
             if suite not in job.suites or _narrowed_out(job, narrow):
                 continue
             for impl in impls:
-                if impl not in job.impls:
+                if not covers(job.impls, impl):
                     # another job of the experiment may cover impl (per-algorithm jobs)
-                    if not any(impl in j.impls for j in e.jobs):
+                    if not any(covers(j.impls, impl) for j in e.jobs):
                         built = impl != "ordo" and mpi_binary(impl, job.program)[0].exists()
                         why = (f"ordo's own series ({impl}'s {job.program} runs in the "
                                "experiments that compare libraries)" if built else
@@ -157,7 +166,7 @@ def default_out() -> Path:
 
 
 def run(experiments: list[Experiment], suite: str = "quick",
-        impls: tuple[str, ...] = IMPLS, out: Path | None = None,
+        impls: tuple[str, ...] | None = None, out: Path | None = None,
         narrow: Narrowing | None = None, console=None, timeout: float | None = None) -> Path:
     """Run the steps with a progress bar; a failing step is recorded (its
     whole stderr kept) and the run goes on; a step past its time limit is
@@ -165,6 +174,7 @@ def run(experiments: list[Experiment], suite: str = "quick",
     when it measured something and nothing failed.  Returns the output
     directory."""
     narrow = narrow or Narrowing()
+    impls = impls or all_impls()
     timeout = timeout or STEP_TIMEOUT.get(suite, 120.0)
     out = out or default_out()
     out.mkdir(parents=True, exist_ok=True)
@@ -193,6 +203,7 @@ def run(experiments: list[Experiment], suite: str = "quick",
         task = bar.add_task("starting", total=len(steps) * launches)
         batches: list[list[list[dict]]] = [[] for _ in steps]
         failed: set[int] = set()
+        spent: dict[str, float] = {}       # seconds of launches, per library
         for k in range(launches):
             for i, step in enumerate(steps):
                 if i in failed:
@@ -200,6 +211,7 @@ def run(experiments: list[Experiment], suite: str = "quick",
                 label = f"{step.experiment} {step.impl}" + \
                     (f" {step.size} B" if step.size else "")
                 bar.update(task, description=f"{label} [{k + 1}/{launches}]")
+                t0 = time.time()
                 try:
                     batches[i].append(_launch_once(step, suite, narrow, timeout))
                     bar.advance(task)
@@ -212,6 +224,7 @@ def run(experiments: list[Experiment], suite: str = "quick",
                                    "launch": k + 1, "error": str(e)})
                     failed.add(i)
                     bar.advance(task, launches - k)
+                spent[step.impl] = spent.get(step.impl, 0.0) + time.time() - t0
         for i, step in enumerate(steps):
             if i not in failed:
                 got = _merge(step, batches[i], narrow)
@@ -230,6 +243,7 @@ def run(experiments: list[Experiment], suite: str = "quick",
         "experiments": [e.id for e in experiments],
         "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),
         "seconds": round(time.time() - started, 1),
+        "seconds_per_impl": {k: round(v, 1) for k, v in spent.items()},
         "cores": os.cpu_count(), "step_timeout_s": timeout,
         "launches": narrow.launches or LAUNCHES.get(suite, 1), "launch_order": "interleaved",
         "skipped": skipped, "errors": errors,

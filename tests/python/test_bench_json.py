@@ -35,11 +35,21 @@ PROGRAMS = {
 }
 
 
+def _mpis() -> list[str]:
+    """Debian's two (make test installs them) and every other MPI the build
+    was made for (the PyPI ones scripts/deps.sh installs, any named)."""
+    from pathlib import Path
+
+    from ordo_bench import mpis
+    build = Path(os.environ.get("ORDO_BUILD", "build"))
+    return list(dict.fromkeys(["openmpi", "mpich", *mpis.manifest(build)]))
+
+
 def _builds():
     out = []
     for program in PROGRAMS:
         out.append(("ordo", program))
-        for mpi in ("openmpi", "mpich"):
+        for mpi in _mpis():
             out.append((mpi, program))
     return out
 
