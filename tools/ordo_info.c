@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ordo/ordo.h>
 #include "../src/base/config.h"
@@ -58,6 +59,8 @@ static void machine_choice(int nranks)
     printf("  offload engines  %s\n", c.engines_why);
     printf("  PIO limit        %s\n", c.pio_why);
     printf("  two-sided eager  on shared memory, a message alone up to %s\n", c.eager_why);
+    ordo_auto_stream(ordo_config.stream_min, sysconf(_SC_LEVEL2_CACHE_SIZE), &c);
+    printf("  streaming puts   from %s\n", c.stream_why);
 }
 
 /* The two-sided protocol thresholds a job of nranks would use. */

@@ -42,6 +42,11 @@ static const ordo_setting_t settings[] = {
      "the offload engines; auto: every size where no engine runs, else what this CPU "
      "copies (measured at ordo_init) in an engine's 2 us hand-off, 4K .. 1M",
      NULL, FIELD(pio_max), 0, ORDO_AUTO_UNSET},
+    {"ORDO_STREAM_MIN", ORDO_SETTING_SIZE, "auto",
+     "Puts of at least this many bytes into another process's memory on this machine "
+     "are copied with streaming (non-temporal) stores, which leave this core's caches "
+     "alone; auto: the size of a core's L2 cache (at least 256K)",
+     NULL, FIELD(stream_min), 0, ORDO_AUTO_UNSET},
     {"ORDO_ENGINES", ORDO_SETTING_INT, "auto",
      "Offload engines (copy threads) per process, i.e. engine transfers in flight "
      "at once; 0 makes the initiator copy everything itself; auto: up to 2, only on CPUs "

@@ -38,6 +38,7 @@ enum { ORDO_ALLTOALL_AUTO = 0, ORDO_ALLTOALL_PAIRWISE, ORDO_ALLTOALL_PUT };
 typedef struct ordo_config {
     int    order;              /* ordo_order_t of the default stream and new streams */
     size_t pio_max;            /* largest transfer done by the CPU (PIO); SIZE_MAX: auto */
+    size_t stream_min;         /* puts from here up use streaming stores; SIZE_MAX: auto */
     int    engines;            /* offload engines (copy threads) in flight; -1: auto */
     size_t engine_chunk;       /* engine work unit: large transfers are split */
     int    engine_bind;        /* ORDO_ENGINE_BIND_* */

@@ -269,3 +269,17 @@ void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,
                  lim, m->copy_GBps, bytes / 1e3, ORDO_ENGINE_HANDOFF_US);
     }
 }
+
+void ordo_auto_stream(size_t asked, long l2_bytes, ordo_auto_choice_t *c)
+{
+    if (asked != SIZE_MAX) {
+        c->stream_min = asked;
+        snprintf(c->stream_why, sizeof(c->stream_why), "%zu, as ORDO_STREAM_MIN asks", asked);
+        return;
+    }
+    size_t l2 = l2_bytes > 0 ? (size_t)l2_bytes : (size_t)1 << 20;
+    c->stream_min = l2 < ((size_t)256 << 10) ? (size_t)256 << 10 : l2;
+    snprintf(c->stream_why, sizeof(c->stream_why),
+             "%zu: a core's L2 cache%s; larger puts to other processes bypass the caches",
+             c->stream_min, l2_bytes > 0 ? "" : " (not reported: 1 MiB assumed)");
+}

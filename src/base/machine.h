@@ -32,12 +32,21 @@ typedef struct ordo_auto_choice {
     char   engines_why[256];
     char   pio_why[256];
     char   eager_why[256];
+    size_t stream_min;       /* puts from this size up use streaming stores (copy.h) */
+    char   stream_why[160];
 } ordo_auto_choice_t;
 
 /* An engine's hand-off: waking a sleeping copy thread and the initiator
  * seeing its completion (a futex wake and a cache-line round trip); the
  * CPU copies whatever it can move in this time itself. */
 #define ORDO_ENGINE_HANDOFF_US 2.0
+
+/* Where puts into other processes' memory start using streaming stores:
+ * asked (SIZE_MAX: auto), else the size of a core's L2 cache l2_bytes (0:
+ * unknown, 1 MiB), at least 256 KiB.  Below it the written lines are
+ * better left in cache for the reader; above it they only evict the
+ * initiator's own data. */
+void ordo_auto_stream(size_t asked, long l2_bytes, ordo_auto_choice_t *c);
 
 /* Affinity mask, the machine's CPUs and the program's threads (cheap:
  * one system call and two small files; no copy measured). */

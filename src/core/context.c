@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "../base/copy.h"
 #include "../base/config.h"
 #include "../base/log.h"
 #include "../base/machine.h"
@@ -77,6 +78,8 @@ static void choose_for_machine(ordo_context_t *ctx, ordo_machine_t m)
     ordo_tl_am_limits_t lim;
     ordo_tl_am_limits(ctx->size, &lim);
     ordo_auto_eager_here(&m, here, lim.short_max, lim.eager_max, &ctx->machine);
+    ordo_auto_stream(ordo_config.stream_min, sysconf(_SC_LEVEL2_CACHE_SIZE), &ctx->machine);
+    ordo_stream_min = ctx->machine.stream_min;
     /* What a put leaves behind in a copy of its own (deferred behind earlier
      * operations, or a short put over a network) stays small whatever the
      * CPU copies in place. */
@@ -485,6 +488,8 @@ ORDO_API ordo_status_t ordo_setting_describe(const char *name, char *buf, size_t
         snprintf(buf, len, "%s", m->engines_why);
     else if (strcmp(name, "ORDO_PIO_MAX") == 0)
         snprintf(buf, len, "%s", m->pio_why);
+    else if (strcmp(name, "ORDO_STREAM_MIN") == 0)
+        snprintf(buf, len, "%s", m->stream_why);
     else if (strcmp(name, "ORDO_EAGER_MAX") == 0)
         snprintf(buf, len, "%zu%s; on shared memory a message sent alone: up to %s", lim.eager_max,
                  ordo_config.eager_max ? "" : " (the job-size step)", m->eager_why);

@@ -25,6 +25,7 @@
 #include "shm_am.h"
 #include "shm_engine.h"
 #include "../../base/config.h"
+#include "../../base/copy.h"
 #include "../../base/log.h"
 
 /* MAPPED: the descriptor is the launcher's to hand out (under a key);
@@ -464,7 +465,10 @@ static ordo_status_t shm_put(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_
     char *dst = (char *)k->super.ptr + offset;
     if (len <= s->pio_max || comp == NULL) {
         s->super.pio_ops++;
-        memcpy(dst, src, len);
+        if (k->local)
+            memcpy(dst, src, len);
+        else
+            ordo_copy_out(dst, src, len);
         return ORDO_OK;
     }
     return submit(s, k, ORDO_ENGINE_MEMCPY, dst, src, len, comp);
