@@ -304,5 +304,6 @@ ordo_status_t ordo_dynamic_resolve(struct ordo_region *r, int rank, size_t *addr
  * the same status. */
 ordo_status_t ordo_dynamic_open(struct ordo_region *r, ordo_status_t prep);
 void          ordo_dynamic_discard(struct ordo_region *r);
+void         *ordo_dynamic_pages_taken(uintptr_t start, uintptr_t end, uint32_t *region_p);
 
 #endif

@@ -166,28 +166,24 @@ static void attachment_drop(dyn_attachment_t *a)
     a->mem = NULL;
 }
 
-/* Pages of [addr, addr+size) already moved into shared memory by a region
- * or another attachment: moving them twice would lose the first move. */
-static int pages_taken(void *addr, size_t size)
+/* Memory attached mapped to a dynamic region on pages of [start, end):
+ * its address and region id, or NULL (pages.c refuses to move such pages
+ * twice, for a region created mapped as for another attachment). */
+void *ordo_dynamic_pages_taken(uintptr_t start, uintptr_t end, uint32_t *region_p)
 {
-    size_t pg = ordo_page_size();
-    uintptr_t s = (uintptr_t)addr & ~(pg - 1);
-    uintptr_t e = ((uintptr_t)addr + size + pg - 1) & ~(pg - 1);
     for (struct ordo_region *r = ordo_ctx->regions; r; r = r->next) {
         if (r->kind != ORDO_REGION_KIND_DYNAMIC)
             continue;
         for (size_t i = 0; i < r->dyn->natt; i++) {
             struct ordo_region *m = r->dyn->att[i].mem;
             uintptr_t ms = (uintptr_t)m->map_base, me = ms + m->map_len;
-            if (m->kind == ORDO_REGION_KIND_MAPPED && s < me && ms < e) {
-                ordo_error("ordo_region_attach: %p+%zu shares pages with memory attached "
-                           "mapped to region %u at %p; attachments moved into shared memory "
-                           "must not share pages", addr, size, r->id, m->addr);
-                return 1;
+            if (m->kind == ORDO_REGION_KIND_MAPPED && start < me && ms < end) {
+                *region_p = r->id;
+                return m->addr;
             }
         }
     }
-    return 0;
+    return NULL;
 }
 
 ORDO_API ordo_status_t ordo_region_attach(ordo_region_h region, void *addr, size_t size)
@@ -251,7 +247,7 @@ ORDO_API ordo_status_t ordo_region_attach(ordo_region_h region, void *addr, size
         ordo_tl_record_t recs[ORDO_MAX_TL] = {0};   /* no stack bytes go to peers */
         if ((region->flags & ORDO_REGION_CREATE_MAPPED) ||
             ordo_config.single_copy == ORDO_SINGLE_COPY_OFF)
-            st = pages_taken(addr, size) ? ORDO_ERR_BUSY : ordo_pages_move_in(a.mem);
+            st = ordo_pages_move_in(a.mem);
         /* memory reached by single copy goes through a network transport's
          * registration cache: attaching a buffer again costs no new
          * registration (mapped pages are new memory each time) */

@@ -66,6 +66,14 @@ ordo_status_t ordo_pages_move_in(struct ordo_region *r)
             return ORDO_ERR_BUSY;
         }
     }
+    uint32_t id;
+    void *at = ordo_dynamic_pages_taken(start, end, &id);
+    if (at) {
+        ordo_error("memory at %p+%zu shares pages with memory attached mapped to region %u at "
+                   "%p; memory moved into shared memory must not share pages", r->addr, r->size,
+                   id, at);
+        return ORDO_ERR_BUSY;
+    }
     size_t len = end - start;
     int fd = ordo_memfd_new(len);
     if (fd < 0)

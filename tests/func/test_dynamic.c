@@ -95,6 +95,19 @@ static void check_misuse(ordo_region_h r)
     CHECK_STATUS(ordo_region_attach(r, a + 64, 128), ORDO_ERR_INVALID_PARAM);   /* overlaps */
     CHECK_STATUS(ordo_region_attach(r, a, 16), ORDO_ERR_INVALID_PARAM);         /* same start */
     CHECK_OK(ordo_region_attach(r, a + 4096, 128));   /* after it */
+    const char *sc = getenv("ORDO_SINGLE_COPY");
+    if ((flags & ORDO_REGION_CREATE_MAPPED) || (sc && strcmp(sc, "off") == 0)) {
+        /* pages moved once may not move again: another area on the same
+         * page, or a region created mapped over it (agreed: every rank
+         * tries the same) */
+        CHECK_STATUS(ordo_region_attach(r, a + 256, 16), ORDO_ERR_BUSY);
+        ordo_region_h over;
+        CHECK_STATUS(ordo_region_create(a + 512, 64, ORDO_REGION_CREATE_MAPPED, &over),
+                     ORDO_ERR_BUSY);
+    } else {
+        CHECK_OK(ordo_region_attach(r, a + 256, 16));   /* same page, single copy: fine */
+        CHECK_OK(ordo_region_detach(r, a + 256));
+    }
     CHECK_STATUS(ordo_region_attach(r, NULL, 8), ORDO_ERR_INVALID_PARAM);
     CHECK_STATUS(ordo_region_attach(r, (void *)(UINTPTR_MAX - 4), 8), ORDO_ERR_INVALID_PARAM);
     CHECK_STATUS(ordo_region_detach(r, a + 1), ORDO_ERR_INVALID_PARAM);
