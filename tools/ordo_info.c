@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <ordo/ordo.h>
 #include "../src/base/config.h"
@@ -59,7 +58,7 @@ static void machine_choice(int nranks)
     printf("  offload engines  %s\n", c.engines_why);
     printf("  PIO limit        %s\n", c.pio_why);
     printf("  two-sided eager  on shared memory, a message alone up to %s\n", c.eager_why);
-    ordo_auto_stream(ordo_config.stream_min, sysconf(_SC_LEVEL2_CACHE_SIZE), &c);
+    ordo_auto_stream_here(&c);
     printf("  streaming puts   from %s\n", c.stream_why);
 }
 

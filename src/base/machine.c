@@ -283,3 +283,8 @@ void ordo_auto_stream(size_t asked, long l2_bytes, ordo_auto_choice_t *c)
              "%zu: a core's L2 cache%s; larger puts to other processes bypass the caches",
              c->stream_min, l2_bytes > 0 ? "" : " (not reported: 1 MiB assumed)");
 }
+
+void ordo_auto_stream_here(ordo_auto_choice_t *c)
+{
+    ordo_auto_stream(ordo_config.stream_min, sysconf(_SC_LEVEL2_CACHE_SIZE), c);
+}

@@ -47,6 +47,9 @@ typedef struct ordo_auto_choice {
  * better left in cache for the reader; above it they only evict the
  * initiator's own data. */
 void ordo_auto_stream(size_t asked, long l2_bytes, ordo_auto_choice_t *c);
+/* The same for this machine and the ORDO_STREAM_MIN setting (ordo_init
+ * and ordo-info choose through it alike). */
+void ordo_auto_stream_here(ordo_auto_choice_t *c);
 
 /* Affinity mask, the machine's CPUs and the program's threads (cheap:
  * one system call and two small files; no copy measured). */

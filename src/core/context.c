@@ -78,7 +78,7 @@ static void choose_for_machine(ordo_context_t *ctx, ordo_machine_t m)
     ordo_tl_am_limits_t lim;
     ordo_tl_am_limits(ctx->size, &lim);
     ordo_auto_eager_here(&m, here, lim.short_max, lim.eager_max, &ctx->machine);
-    ordo_auto_stream(ordo_config.stream_min, sysconf(_SC_LEVEL2_CACHE_SIZE), &ctx->machine);
+    ordo_auto_stream_here(&ctx->machine);
     ordo_stream_min = ctx->machine.stream_min;
     /* What a put leaves behind in a copy of its own (deferred behind earlier
      * operations, or a short put over a network) stays small whatever the

@@ -21,12 +21,12 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core.h"
 #include "../base/config.h"
 #include "../base/log.h"
+#include "../base/timer.h"
 
 typedef struct dyn_header {
     uint64_t gen;      /* odd while the owner writes */
@@ -268,16 +268,26 @@ ORDO_API ordo_status_t ordo_region_attach(ordo_region_h region, void *addr, size
     return ORDO_OK;
 }
 
-/* A one-sided operation of this process on its own memory in the region,
- * still in flight. */
-static int own_ops_pending(struct ordo_region *r)
+/* A one-sided operation of this process still in flight, on region r to
+ * rank (r NULL, rank -1: any). */
+static int ops_pending(const struct ordo_region *r, int rank)
 {
     for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next)
         for (struct ordo_request *op = __atomic_load_n(&s->pending_head, __ATOMIC_ACQUIRE); op;
              op = op->next)
-            if (op->region == r && op->rank == ordo_ctx->rank && op->type != ORDO_OP_P2P)
+            if ((r == NULL || op->region == r) && (rank < 0 || op->rank == rank) &&
+                op->type != ORDO_OP_P2P)
                 return 1;
     return 0;
+}
+
+/* Wait for those operations (their errors stay for the program's quiet
+ * or wait); each completes or fails on its transport's own bound. */
+static void wait_ops(const struct ordo_region *r, int rank)
+{
+    unsigned idle = 0;
+    while (ops_pending(r, rank))
+        ordo_progress_wait(&idle);
 }
 
 ORDO_API ordo_status_t ordo_region_detach(ordo_region_h region, void *addr)
@@ -294,11 +304,8 @@ ORDO_API ordo_status_t ordo_region_detach(ordo_region_h region, void *addr)
         dyn_attachment_t *a = &d->att[i];
         if (a->mem->addr != addr)
             continue;
-        /* this process's own operations on it end first: its pages may
-         * move (their errors stay for the program's quiet / wait) */
-        unsigned idle = 0;
-        while (own_ops_pending(region))
-            ordo_progress_wait(&idle);
+        /* this process's own operations on it end first: its pages may move */
+        wait_ops(region, ordo_ctx->rank);
         if (a->slot >= 0) {
             d->slot_used[a->slot] = 0;
             unpublish(d, a->slot);
@@ -348,9 +355,8 @@ static void retire(struct ordo_dynamic *d, int rank, ordo_tl_rkey_t *k)
         dyn_retired_t *n = realloc(d->retired, cap * sizeof(*n));
         if (n == NULL) {
             /* cannot keep it for later: nothing may use it once closed, so
-             * wait for every stream's operations now */
-            for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next)
-                (void)ordo_layers_stream_drain(s, -1);
+             * wait for every one-sided operation now */
+            wait_ops(NULL, -1);
             ordo_iface_of(rank)->ops->rkey_close(ordo_iface_of(rank), k);
             return;
         }
@@ -363,12 +369,8 @@ static void retire(struct ordo_dynamic *d, int rank, ordo_tl_rkey_t *k)
 /* Close retired keys once no operation can hold one. */
 static void close_retired(struct ordo_dynamic *d, int force)
 {
-    if (d->nretired == 0)
+    if (d->nretired == 0 || (!force && ops_pending(NULL, -1)))
         return;
-    if (!force)
-        for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next)
-            if (__atomic_load_n(&s->pending_head, __ATOMIC_ACQUIRE) != NULL)
-                return;
     for (size_t i = 0; i < d->nretired; i++) {
         ordo_tl_iface_t *f = ordo_iface_of(d->retired[i].rank);
         f->ops->rkey_close(f, d->retired[i].rkey);
@@ -382,20 +384,13 @@ static int by_base(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* A consistent copy of rank's table: its generation unchanged and even
  * around the read.  The owner holds the lock for a few copies at most; one
  * that keeps it (dead, or writing nonsense) fails the read after a second. */
 static ordo_status_t snapshot(struct ordo_dynamic *d, int rank, uint64_t *gen_p, char **ents_p,
                               size_t *used_p)
 {
-    double until = 0;
+    uint64_t until = 0;
     char *ents = NULL;
     dyn_header_t h = {0};
     for (unsigned tries = 0;; tries++) {
@@ -422,8 +417,8 @@ static ordo_status_t snapshot(struct ordo_dynamic *d, int rank, uint64_t *gen_p,
             }
         }
         if (tries == 16)
-            until = now_s() + 1.0;
-        else if (tries > 16 && now_s() > until) {
+            until = ordo_time_ns() + 1000000000ull;
+        else if (tries > 16 && ordo_time_ns() > until) {
             ordo_error("region %u: rank %d's table of attached memory stayed unreadable for a "
                        "second (being written, or damaged: generation %" PRIu64 ", %u entries, "
                        "%u keys each)", d->table->id, rank, h.gen, h.used, h.nrec);

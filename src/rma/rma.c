@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "rma.h"
-#include "../base/copy.h"
 #include "../base/log.h"
 /* ------------------------------------------------------------------ put/get */
 
@@ -143,10 +142,7 @@ static ORDO_INLINE int transfer_fast(ordo_stream_h stream, unsigned type, void *
     if (type == ORDO_OP_PUT) {
         s->stats.puts++;
         s->stats.bytes_put += len;
-        if (rank != ordo_ctx->rank)
-            ordo_copy_out(at, buf, len);
-        else
-            memcpy(at, buf, len);
+        put_copy(rank, at, buf, len);
     } else {
         s->stats.gets++;
         s->stats.bytes_got += len;
@@ -210,10 +206,7 @@ static ORDO_INLINE int put_signal_fast(ordo_stream_h stream, const void *src, si
     s->stats.puts++;
     s->stats.bytes_put += len;
     order_point(s, flags);
-    if (rank != ordo_ctx->rank)
-        ordo_copy_out(at, src, len);   /* streamed: fenced before the signal itself */
-    else
-        memcpy(at, src, len);
+    put_copy(rank, at, src, len);   /* a streamed copy is fenced before the signal itself */
     s->stats.pio_ops++;
     s->stats.atomics++;
     atomic_thread_fence(memory_order_release);   /* the data before the signal, */
@@ -315,10 +308,7 @@ static inline ordo_status_t put_common(ordo_stream_h stream, const void *src, si
     /* fast path: nothing pending, target mapped, small */
     if (ORDO_LIKELY(s->pending_head == NULL && ptr != NULL && len <= ordo_ctx->pio_max)) {
         order_point(s, flags);
-        if (rank != ordo_ctx->rank)
-            ordo_copy_out((char *)ptr + offset, src, len);
-        else
-            memcpy((char *)ptr + offset, src, len);
+        put_copy(rank, (char *)ptr + offset, src, len);
         s->stats.pio_ops++;
         s->stats.attach_hits += rank != ordo_ctx->rank;
         if (req_p)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/core.h"
+#include "../base/copy.h"
 
 /* Epoch state of a region created with ORDO_REGION_EPOCHS, at this rank. */
 struct rma_epoch {
@@ -86,6 +87,17 @@ static inline void order_point(struct ordo_stream *s, unsigned flags)
         atomic_thread_fence(memory_order_release);
         s->stats.fences_inserted++;
     }
+}
+
+/* A put the CPU does itself: into another process's memory by
+ * ordo_copy_out (streaming when large), into this process's own by memcpy
+ * (the data is read here next, from cache). */
+static inline void put_copy(int rank, void *dst, const void *src, size_t len)
+{
+    if (rank != ordo_ctx->rank)
+        ordo_copy_out(dst, src, len);
+    else
+        memcpy(dst, src, len);
 }
 
 /* The target of an operation checked (region, rank, bounds, epoch).  On a
