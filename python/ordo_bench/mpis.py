@@ -75,15 +75,13 @@ class Mpi:
         env = self.network_env()
         return "tcp (" + ", ".join(f"{k}={v}" for k, v in env.items()) + ")"
 
-    def one_sided_env(self) -> dict[str, str]:
-        """Settings every one-sided program runs with (recorded in each
-        record's env.settings)."""
-        if self.family == "openmpi" and self.major and self.major < 5:
-            # osc/rdma over btl/vader crashes in MPI_Compare_and_swap
-            # (open-mpi/ompi#11349): its shared-memory component, with
-            # pt2pt for the windows sm does not take (create, dynamic)
-            return {"OMPI_MCA_osc": "sm,pt2pt"}
-        return {}
+    def takes(self, setting: str) -> bool:
+        """Whether a job's setting applies to this MPI.  The one-sided jobs'
+        OMPI_MCA_osc=sm,pt2pt is Open MPI 4.1's workaround (its osc/rdma
+        over btl/vader crashes in MPI_Compare_and_swap, open-mpi/ompi#11349);
+        5.x has no osc/pt2pt and would refuse it."""
+        return not (setting == "OMPI_MCA_osc" and self.family == "openmpi" and
+                    self.major >= 5)
 
 
 def _debian(name: str, wrapper: str) -> tuple[str, str] | None:
@@ -173,17 +171,28 @@ def describe(name: str, wrapper: str, launcher: str | None = None) -> Mpi:
                _version(family, str(path), bindir if not debian else Path("/usr/bin")))
 
 
+_MANIFESTS: dict[Path, tuple[int, dict[str, str]]] = {}
+
+
 def manifest(build: Path) -> dict[str, str]:
-    """name -> wrapper of the MPIs the benchmarks were built for."""
+    """name -> wrapper of the MPIs the benchmarks were built for (read
+    again only when CMake rewrote the list: the runner asks at every
+    launch)."""
     f = build / "bench-info" / "mpis.txt"
-    if not f.exists():
+    try:
+        stamp = f.stat().st_mtime_ns
+    except OSError:
         return {}
+    seen = _MANIFESTS.get(f)
+    if seen and seen[0] == stamp:
+        return dict(seen[1])
     out = {}
     for line in f.read_text().splitlines():
         if "=" in line:
             name, wrapper = line.split("=", 1)
             out[name.strip()] = wrapper.strip()
-    return out
+    _MANIFESTS[f] = (stamp, out)
+    return dict(out)
 
 
 _CACHE: dict[tuple[str, str], Mpi] = {}
@@ -207,12 +216,3 @@ def available(build: Path) -> dict[str, Mpi]:
                 continue
         out[name] = _CACHE[key]
     return out
-
-
-def get(build: Path, name: str) -> Mpi:
-    mpis = available(build)
-    if name not in mpis:
-        known = ", ".join(mpis) or "none"
-        raise MpiError(f"no benchmarks are built for an MPI named {name} (built: {known}); "
-                       "name it with --mpi NAME=/path/to/mpicc or ORDO_BENCH_MPIS")
-    return mpis[name]

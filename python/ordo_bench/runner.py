@@ -157,7 +157,7 @@ def mpi_binary(impl: str, program: str) -> tuple[Path, str]:
         suffix, launcher = OSHMEM_BUILDS[(program, impl)]
         return build_dir() / "bin" / f"{program}.{suffix}", launcher
     mpi = mpis.available(build_dir()).get(impl)
-    default = {"openmpi": "mpirun.openmpi", "mpich": "mpiexec.mpich"}.get(impl, "")
+    default = f"mpirun.{impl}" if impl in ("openmpi", "mpich") else ""   # as mpis._debian
     return build_dir() / "bin" / f"{program}.{impl}", mpi.launcher if mpi else default
 
 
@@ -276,10 +276,7 @@ def mpi_env(impl: str, env: dict | None, nodes: int = 1) -> tuple[dict, str | No
     (overriding the job's); with the transport to record, if forced."""
     mpi = mpis.available(build_dir()).get(impl)
     out = dict(mpi.env) if mpi else {}
-    for k, v in (env or {}).items():
-        if k == "OMPI_MCA_osc" and mpi and mpi.family == "openmpi" and mpi.major >= 5:
-            continue   # the 4.x workaround: 5.x has no osc/pt2pt
-        out[k] = v
+    out.update({k: v for k, v in (env or {}).items() if mpi is None or mpi.takes(k)})
     transport = None
     if nodes > 1 and mpi:
         out.update(mpi.network_env())
