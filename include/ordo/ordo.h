@@ -699,6 +699,13 @@ ORDO_API ordo_status_t ordo_send(ordo_comm_h comm, const void *buf, size_t len, 
  * completes.  req_p is required. */
 ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t len, int dest,
                                     int tag, ordo_request_h *req_p);
+/* Synchronous send (MPI_Ssend, MPI_Issend): as ordo_send / ordo_send_nb,
+ * but complete only once the receiver matched the message, whatever its
+ * size (it always goes by rendezvous). */
+ORDO_API ordo_status_t ordo_send_sync(ordo_comm_h comm, const void *buf, size_t len, int dest,
+                                      int tag);
+ORDO_API ordo_status_t ordo_send_sync_nb(ordo_comm_h comm, const void *buf, size_t len,
+                                         int dest, int tag, ordo_request_h *req_p);
 
 /* Blocking receive into buf of cap bytes from source (or ORDO_ANY_SOURCE)
  * with tag (or ORDO_ANY_TAG).  A longer message fills buf and returns

@@ -217,14 +217,59 @@ ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t le
     return p2p_isend(c, buf, len, dest, tag, req_p);
 }
 
+/* A synchronous send: always a rendezvous, which completes only once the
+ * receiver matched the message and took its data. */
+static ordo_status_t isend_proto(p2p_comm_t *c, const void *buf, size_t len, int dest, int tag,
+                                 int sync, ordo_request_h *req_p);
+
+ORDO_API ordo_status_t ordo_send_sync_nb(ordo_comm_h comm, const void *buf, size_t len,
+                                         int dest, int tag, ordo_request_h *req_p)
+{
+    ORDO_CHECK_INIT();
+    p2p_comm_t *c;
+    ordo_status_t st = send_check(comm, buf, len, dest, tag, &c);
+    if (ORDO_UNLIKELY(st != ORDO_OK))
+        return st;
+    if (ORDO_UNLIKELY(req_p == NULL))
+        return ORDO_ERR_INVALID_PARAM;
+    if (ORDO_UNLIKELY(dest == ORDO_PROC_NULL)) {
+        *req_p = NULL;
+        return ORDO_OK;
+    }
+    return isend_proto(c, buf, len, dest, tag, 1, req_p);
+}
+
+ORDO_API ordo_status_t ordo_send_sync(ordo_comm_h comm, const void *buf, size_t len, int dest,
+                                      int tag)
+{
+    ORDO_API_ENTER();
+    ordo_request_h req;
+    ordo_status_t st = ordo_send_sync_nb(comm, buf, len, dest, tag, &req);
+    if (st != ORDO_INPROGRESS)
+        return st;
+    return ordo_request_wait_inner(&req, NULL);
+}
+
 ordo_status_t p2p_isend(p2p_comm_t *c, const void *buf, size_t len, int dest, int tag,
                         ordo_request_h *req_p)
+{
+    return isend_proto(c, buf, len, dest, tag, 0, req_p);
+}
+
+static ordo_status_t isend_proto(p2p_comm_t *c, const void *buf, size_t len, int dest, int tag,
+                                 int sync, ordo_request_h *req_p)
 {
     ordo_status_t st;
     if (ORDO_UNLIKELY(p2p_peer(dest)->dead))
         return ORDO_ERR_PEER_DEAD;
-    int banded;
-    int proto = p2p_choose_proto(len, dest, &banded);
+    int banded = 0;
+    int proto;
+    if (ORDO_LIKELY(!sync))
+        proto = p2p_choose_proto(len, dest, &banded);
+    else if (ordo_config.p2p_protocol == ORDO_PROTO_EAGER)
+        proto = PROTO_PIPE;
+    else
+        proto = ordo_config.rndv == ORDO_RNDV_PUT ? PROTO_RPUT : PROTO_RGET;
     if (ORDO_LIKELY(proto == PROTO_SHORT && c->nqueued[dest] == 0 && c->credits[dest])) {
         /* the short path: one copy into the receiver's queue, nothing else */
         ordo_tl_iface_t *f = ordo_iface_of(dest);

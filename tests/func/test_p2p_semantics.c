@@ -486,6 +486,47 @@ static void zero_length_and_errors(void)
     REQUIRE_OK(ordo_barrier());
 }
 
+/* A synchronous send completes only once its receive matched, whatever
+ * its size (a short one too); ordered with the sends around it. */
+static void synchronous(void)
+{
+    if (np < 2 || me > 1)
+        return;
+    int peer = 1 - me;
+    char small[8] = "sync", big[5000];
+    memset(big, 'b', sizeof(big));
+    if (me == 0) {
+        ordo_request_h req = NULL;
+        ordo_status_t st = ordo_send_sync_nb(ORDO_COMM_WORLD, small, sizeof(small), peer, 61,
+                                             &req);
+        CHECK(st == ORDO_INPROGRESS && req != NULL);
+        int done = 0;
+        for (int i = 0; i < 500 && !done; i++)
+            CHECK_OK(ordo_request_test(&req, &done, NULL));
+        CHECK(done == 0);   /* the receiver has not posted: not complete */
+        CHECK_OK(ordo_send(ORDO_COMM_WORLD, &done, sizeof(done), peer, 62));
+        CHECK_OK(ordo_request_wait(&req, NULL));
+        CHECK_OK(ordo_send_sync(ORDO_COMM_WORLD, big, sizeof(big), peer, 63));
+        CHECK_OK(ordo_send_sync(ORDO_COMM_WORLD, NULL, 0, peer, 64));
+        CHECK(ordo_send_sync(ORDO_COMM_WORLD, small, 1, np + 3, 1) == ORDO_ERR_INVALID_RANK);
+        CHECK_OK(ordo_send_sync(ORDO_COMM_WORLD, small, 1, ORDO_PROC_NULL, 1));
+    } else {
+        int flag = -1;
+        char in[8] = {0}, bigin[5000];
+        ordo_completion_t info;
+        /* received by tag, the later plain send first: the synchronous one
+         * keeps its place in the sender's order */
+        ordo_completion_t later;
+        CHECK_OK(ordo_recv(ORDO_COMM_WORLD, &flag, sizeof(flag), peer, 62, &later));
+        CHECK_OK(ordo_recv(ORDO_COMM_WORLD, in, sizeof(in), peer, 61, &info));
+        CHECK(strcmp(in, "sync") == 0 && info.seq + 1 == later.seq);
+        CHECK_OK(ordo_recv(ORDO_COMM_WORLD, bigin, sizeof(bigin), peer, 63, &info));
+        CHECK(info.length == sizeof(bigin) && bigin[4999] == 'b');
+        CHECK_OK(ordo_recv(ORDO_COMM_WORLD, NULL, 0, peer, 64, &info));
+        CHECK(info.length == 0);
+    }
+}
+
 int main(void)
 {
     REQUIRE_OK(ordo_init(NULL));
@@ -503,6 +544,7 @@ int main(void)
     overtaking();
     blocking_receive_paths();
     zero_length_and_errors();
+    synchronous();
     const char *reorder = getenv("ORDO_TL_REORDER");
     if (reorder && atoi(reorder) > 1 && np > 1) {
         /* the test mode really shuffled what this rank was handed */
