@@ -66,4 +66,28 @@ cc -std=c11 "$work/hello.c" $(pkg-config --cflags --libs ordo-shmem) -o "$work/h
 SHMEM_SYMMETRIC_SIZE=8M "$work/prefix/bin/ordorun" -n 2 "$work/hello-oshcc"
 SHMEM_SYMMETRIC_SIZE=8M LD_LIBRARY_PATH=$(pkg-config --variable=libdir ordo-shmem) \
     "$work/prefix/bin/ordorun" -n 3 "$work/hello-pc"
-echo "install check: pkg-config and find_package consumers ran, and OpenSHMEM ones"
+# MPI: <mpi.h> through ordo-mpicc and through pkg-config ordo-mpi; the
+# wrapper does not run itself when CC names it
+cat > "$work/ring.c" <<'C'
+#include <mpi.h>
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int me, n, token = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    MPI_Sendrecv(&me, 1, MPI_INT, (me + 1) % n, 0, &token, 1, MPI_INT, (me + n - 1) % n, 0,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    int sum = 0;
+    MPI_Allreduce(&token, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return token == (me + n - 1) % n && sum == n * (n - 1) / 2 ? 0 : 1;
+}
+C
+"$work/prefix/bin/ordo-mpicc" -std=c11 "$work/ring.c" -o "$work/ring-mpicc"
+CC="$work/prefix/bin/ordo-mpicc" timeout 30 "$work/prefix/bin/ordo-mpicc" -std=c11 -c \
+    "$work/ring.c" -o "$work/ring.o"
+cc -std=c11 "$work/ring.c" $(pkg-config --cflags --libs ordo-mpi) -o "$work/ring-pc"
+"$work/prefix/bin/ordorun" -n 3 "$work/ring-mpicc"
+LD_LIBRARY_PATH=$(pkg-config --variable=libdir ordo-mpi) "$work/prefix/bin/ordorun" -n 2 \
+    "$work/ring-pc"
+echo "install check: pkg-config and find_package consumers ran, and OpenSHMEM and MPI ones"

@@ -1,0 +1,718 @@
+/* MPI on ordo: communicators (ordo contexts) and groups.
+ *
+ * A communicator's MPI rank of a process is its member index in the ordo
+ * context (ordo_comm_split orders members by key), so collectives, which
+ * ordo runs in member order, agree with MPI's rank order.  Groups are
+ * lists of world ranks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_internal.h"
+
+struct MPI_ABI_Comm om_comm_world, om_comm_self;
+static struct MPI_ABI_Comm *live;   /* made by the program, not yet freed */
+
+static void live_add(struct MPI_ABI_Comm *c)
+{
+    c->prev = NULL;
+    c->next = live;
+    if (live)
+        live->prev = c;
+    live = c;
+}
+
+static void live_remove(struct MPI_ABI_Comm *c)
+{
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        live = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+}
+struct MPI_ABI_Group om_group_empty = {OM_MAGIC_GROUP, 1, 0, MPI_UNDEFINED, NULL};
+
+
+struct MPI_ABI_Comm *om_comm(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_WORLD)
+        return om_comm_world.magic == OM_MAGIC_COMM ? &om_comm_world : NULL;
+    if (comm == MPI_COMM_SELF)
+        return om_comm_self.magic == OM_MAGIC_COMM ? &om_comm_self : NULL;
+    if ((uintptr_t)comm < 0x1000 || comm->magic != OM_MAGIC_COMM)
+        return NULL;
+    return comm;
+}
+
+struct MPI_ABI_Group *om_group(MPI_Group group)
+{
+    if (group == MPI_GROUP_EMPTY)
+        return &om_group_empty;
+    if ((uintptr_t)group < 0x1000 || group->magic != OM_MAGIC_GROUP)
+        return NULL;
+    return group;
+}
+
+struct MPI_ABI_Group *om_group_new(int size)
+{
+    struct MPI_ABI_Group *g = calloc(1, sizeof(*g));
+    if (!g)
+        return NULL;
+    g->ranks = malloc(sizeof(int) * (size_t)(size > 0 ? size : 1));
+    if (!g->ranks) {
+        free(g);
+        return NULL;
+    }
+    g->magic = OM_MAGIC_GROUP;
+    g->refs = 1;
+    g->size = size;
+    g->rank = MPI_UNDEFINED;
+    return g;
+}
+
+static void group_find_me(struct MPI_ABI_Group *g)
+{
+    g->rank = MPI_UNDEFINED;
+    for (int i = 0; i < g->size; i++)
+        if (g->ranks[i] == om_g.world_rank)
+            g->rank = i;
+}
+
+void om_group_release(struct MPI_ABI_Group *g)
+{
+    if (!g || g == &om_group_empty || --g->refs > 0)
+        return;
+    g->magic = OM_MAGIC_DEAD;
+    free(g->ranks);
+    free(g);
+}
+
+int om_comm_rank_of_world(struct MPI_ABI_Comm *c, int world)
+{
+    int index = -1;
+    if (ordo_comm_index(c->oc, world, &index) != ORDO_OK)
+        return MPI_UNDEFINED;
+    return index;
+}
+
+/* Fill a communicator around a built ordo context: its members as the
+ * group, in member order. */
+static int comm_fill(struct MPI_ABI_Comm *c, ordo_comm_h oc, int owns)
+{
+    int n = 0;
+    if (ordo_comm_size(oc, &n) != ORDO_OK)
+        return MPI_ERR_INTERN;
+    struct MPI_ABI_Group *g = om_group_new(n);
+    if (!g)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < n; i++)
+        ordo_comm_member(oc, i, &g->ranks[i]);
+    group_find_me(g);
+    c->magic = OM_MAGIC_COMM;
+    c->oc = oc;
+    c->owns_oc = owns;
+    c->group = g;
+    c->errh = MPI_ERRORS_ARE_FATAL;
+    c->info = MPI_INFO_NULL;
+    return MPI_SUCCESS;
+}
+
+int om_comms_init(void)
+{
+    int rc = comm_fill(&om_comm_world, ORDO_COMM_WORLD, 0);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    strcpy(om_comm_world.name, "MPI_COMM_WORLD");
+    ordo_comm_h self;
+    int me = om_g.world_rank;
+    ordo_comm_params_t p = {.field_mask = ORDO_COMM_FIELD_RANKS, .nranks = 1, .ranks = &me};
+    ordo_status_t st = ordo_comm_create(&p, &self);
+    if (st != ORDO_OK) {
+        fprintf(stderr, "[ordo-mpi] MPI_Init: MPI_COMM_SELF: %s\n", ordo_status_string(st));
+        return om_class_of(st);
+    }
+    rc = comm_fill(&om_comm_self, self, 1);
+    strcpy(om_comm_self.name, "MPI_COMM_SELF");
+    return rc;
+}
+
+static void comm_release(struct MPI_ABI_Comm *c)
+{
+    om_attrs_free(c);
+    om_group_release(c->group);
+    om_errh_release(c->errh);
+    om_info_release(c->info);
+    c->magic = OM_MAGIC_DEAD;
+}
+
+void om_comms_finalize(void)
+{
+    /* what the program left: its contexts end with ordo, its memory here */
+    while (live) {
+        struct MPI_ABI_Comm *c = live;
+        live_remove(c);
+        comm_release(c);
+        free(c);
+    }
+    if (om_comm_self.owns_oc)
+        ordo_comm_destroy(om_comm_self.oc);
+    comm_release(&om_comm_self);
+    comm_release(&om_comm_world);
+}
+
+/* A new communicator over some of c's members: those giving color >= 0,
+ * ranked by key, matching with overtaking when asked.  Collective over c;
+ * *out is MPI_COMM_NULL for a negative color. */
+static int comm_derive(struct MPI_ABI_Comm *c, int color, int key, int overtaking,
+                       MPI_Comm *out, const char *func, MPI_Comm parent)
+{
+    ordo_comm_h oc = NULL;
+    ordo_status_t st = ordo_comm_split(c->oc, color < 0 ? -1 : color, key, &oc);
+    if (st != ORDO_OK)
+        return om_comm_failed(parent, st, func);
+    if (oc == ORDO_COMM_NULL) {
+        *out = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    if (overtaking) {
+        /* ordo sets the matching order at creation: a context over the
+         * same members, then ordered by key as split would */
+        int n = 0, me = 0;
+        ordo_comm_size(oc, &n);
+        ordo_comm_rank(oc, &me);
+        int *ranks = malloc(sizeof(int) * (size_t)n);
+        if (!ranks) {
+            ordo_comm_destroy(oc);
+            return om_comm_error(parent, MPI_ERR_NO_MEM, func, "no memory");
+        }
+        for (int i = 0; i < n; i++)
+            ordo_comm_member(oc, i, &ranks[i]);
+        ordo_comm_params_t p = {.field_mask = ORDO_COMM_FIELD_RANKS | ORDO_COMM_FIELD_MATCH,
+                                .match = ORDO_MATCH_OVERTAKING, .nranks = n, .ranks = ranks};
+        ordo_comm_h ot = NULL;
+        st = ordo_comm_create(&p, &ot);
+        free(ranks);
+        ordo_comm_h ordered = NULL;
+        if (st == ORDO_OK) {
+            st = ordo_comm_split(ot, 0, me, &ordered);
+            ordo_comm_destroy(ot);
+        }
+        ordo_comm_destroy(oc);
+        if (st != ORDO_OK)
+            return om_comm_failed(parent, st, func);
+        oc = ordered;
+    }
+    struct MPI_ABI_Comm *nc = calloc(1, sizeof(*nc));
+    int rc = nc ? comm_fill(nc, oc, 1) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS) {
+        free(nc);
+        ordo_comm_destroy(oc);
+        return om_comm_error(parent, rc, func, "no memory for the communicator");
+    }
+    nc->overtaking = overtaking;
+    live_add(nc);
+    *out = nc;
+    return MPI_SUCCESS;
+}
+
+static int hint_true(MPI_Info info, const char *key)
+{
+    const char *v = om_info_lookup(info, key);
+    return v && strcmp(v, "true") == 0;
+}
+
+#define COMM_OR_RAISE(c, comm, func)                                              \
+    struct MPI_ABI_Comm *c = om_comm(comm);                                       \
+    if (!om_ready(func))                                                          \
+        return MPI_ERR_OTHER;                                                     \
+    if (!c)                                                                       \
+        return om_comm_error(comm, MPI_ERR_COMM, func, "not a communicator");
+
+int PMPI_Comm_size(MPI_Comm comm, int *size)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Comm_size");
+    if (!size)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_size", "size is NULL");
+    *size = c->group->size;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Comm_size)
+
+int PMPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Comm_rank");
+    if (!rank)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_rank", "rank is NULL");
+    *rank = c->group->rank;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Comm_rank)
+
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Comm_dup_with_info");
+    if (!newcomm)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_dup_with_info", "newcomm is NULL");
+    int rc = comm_derive(c, 0, c->group->rank, hint_true(info, "mpi_assert_allow_overtaking"),
+                         newcomm, "MPI_Comm_dup_with_info", comm);
+    if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL) {
+        om_info_dup_of(info, &(*newcomm)->info);
+        om_errh_retain(c->errh);
+        (*newcomm)->errh = c->errh;
+    }
+    return rc;
+}
+OM_ALIAS(Comm_dup_with_info)
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Comm_dup");
+    if (!newcomm)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_dup", "newcomm is NULL");
+    int rc = comm_derive(c, 0, c->group->rank, c->overtaking, newcomm, "MPI_Comm_dup", comm);
+    if (rc == MPI_SUCCESS) {
+        om_info_dup_of(c->info, &(*newcomm)->info);
+        om_errh_retain(c->errh);
+        (*newcomm)->errh = c->errh;
+        rc = om_attrs_copy(c, *newcomm);
+    }
+    return rc;
+}
+OM_ALIAS(Comm_dup)
+
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Comm_split");
+    if (!newcomm)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_split", "newcomm is NULL");
+    if (color < 0 && color != MPI_UNDEFINED)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_split",
+                             "color %d: colors are >= 0, or MPI_UNDEFINED", color);
+    return comm_derive(c, color == MPI_UNDEFINED ? -1 : color, key, c->overtaking, newcomm,
+                       "MPI_Comm_split", comm);
+}
+OM_ALIAS(Comm_split)
+
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                         MPI_Comm *newcomm)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Comm_split_type");
+    if (!newcomm)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_split_type", "newcomm is NULL");
+    int color;
+    switch (split_type) {
+    case MPI_UNDEFINED:
+        color = -1;
+        break;
+    case MPI_COMM_TYPE_SHARED:
+    case MPI_COMM_TYPE_HW_UNGUIDED:
+    case MPI_COMM_TYPE_HW_GUIDED:
+    case MPI_COMM_TYPE_RESOURCE_GUIDED:
+        /* the node: what ordo maps memory across (its finer levels, cache
+         * or NUMA domains, are not told apart) */
+        color = ordo_node_of(om_g.world_rank);
+        break;
+    default:
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_split_type",
+                             "%d is no split type", split_type);
+    }
+    int rc = comm_derive(c, color, key, c->overtaking ||
+                                            hint_true(info, "mpi_assert_allow_overtaking"),
+                         newcomm, "MPI_Comm_split_type", comm);
+    if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL)
+        om_info_dup_of(info, &(*newcomm)->info);
+    return rc;
+}
+OM_ALIAS(Comm_split_type)
+
+static int group_index(const struct MPI_ABI_Group *g, int world)
+{
+    for (int i = 0; i < g->size; i++)
+        if (g->ranks[i] == world)
+            return i;
+    return -1;
+}
+
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Comm_create");
+    struct MPI_ABI_Group *g = om_group(group);
+    if (!g)
+        return om_comm_error(comm, MPI_ERR_GROUP, "MPI_Comm_create", "not a group");
+    if (!newcomm)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_create", "newcomm is NULL");
+    for (int i = 0; i < g->size; i++)
+        if (group_index(c->group, g->ranks[i]) < 0)
+            return om_comm_error(comm, MPI_ERR_GROUP, "MPI_Comm_create",
+                                 "the group's rank %d is not in the communicator", i);
+    int mine = group_index(g, om_g.world_rank);
+    return comm_derive(c, mine < 0 ? -1 : 0, mine, c->overtaking, newcomm, "MPI_Comm_create",
+                       comm);
+}
+OM_ALIAS(Comm_create)
+
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    (void)tag;   /* ordo agrees context ids among the members themselves */
+    COMM_OR_RAISE(c, comm, "MPI_Comm_create_group");
+    struct MPI_ABI_Group *g = om_group(group);
+    if (!g)
+        return om_comm_error(comm, MPI_ERR_GROUP, "MPI_Comm_create_group", "not a group");
+    if (!newcomm)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_create_group", "newcomm is NULL");
+    int mine = group_index(g, om_g.world_rank);
+    if (mine < 0) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    ordo_comm_params_t p = {.field_mask = ORDO_COMM_FIELD_RANKS | ORDO_COMM_FIELD_MATCH,
+                            .match = c->overtaking ? ORDO_MATCH_OVERTAKING
+                                                   : ORDO_MATCH_ORDERED,
+                            .nranks = g->size, .ranks = g->ranks};
+    ordo_comm_h members = NULL, ordered = NULL;
+    ordo_status_t st = ordo_comm_create(&p, &members);
+    if (st != ORDO_OK)
+        return om_comm_failed(comm, st, "MPI_Comm_create_group");
+    st = ordo_comm_split(members, 0, mine, &ordered);   /* the group's order */
+    ordo_comm_destroy(members);
+    if (st != ORDO_OK)
+        return om_comm_failed(comm, st, "MPI_Comm_create_group");
+    struct MPI_ABI_Comm *nc = calloc(1, sizeof(*nc));
+    int rc = nc ? comm_fill(nc, ordered, 1) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS) {
+        free(nc);
+        ordo_comm_destroy(ordered);
+        return om_comm_error(comm, rc, "MPI_Comm_create_group", "no memory");
+    }
+    nc->overtaking = c->overtaking;
+    live_add(nc);
+    *newcomm = nc;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Comm_create_group)
+
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    if (!om_ready("MPI_Comm_free"))
+        return MPI_ERR_OTHER;
+    struct MPI_ABI_Comm *c = comm ? om_comm(*comm) : NULL;
+    if (!c || c == &om_comm_world || c == &om_comm_self)
+        return om_comm_error(comm ? *comm : MPI_COMM_NULL, MPI_ERR_COMM, "MPI_Comm_free",
+                             c ? "a predefined communicator cannot be freed"
+                               : "not a communicator");
+    ordo_status_t st = c->owns_oc ? ordo_comm_destroy(c->oc) : ORDO_OK;
+    if (st != ORDO_OK)
+        return om_comm_failed(*comm, st, "MPI_Comm_free");
+    live_remove(c);
+    comm_release(c);
+    free(c);
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Comm_free)
+
+int PMPI_Comm_disconnect(MPI_Comm *comm)
+{
+    return PMPI_Comm_free(comm);
+}
+OM_ALIAS(Comm_disconnect)
+
+static int group_compare(const struct MPI_ABI_Group *a, const struct MPI_ABI_Group *b)
+{
+    if (a->size != b->size)
+        return MPI_UNEQUAL;
+    int same_order = 1;
+    for (int i = 0; i < a->size; i++) {
+        if (a->ranks[i] != b->ranks[i])
+            same_order = 0;
+        if (group_index(b, a->ranks[i]) < 0)
+            return MPI_UNEQUAL;
+    }
+    return same_order ? MPI_IDENT : MPI_SIMILAR;
+}
+
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    if (!om_ready("MPI_Comm_compare"))
+        return MPI_ERR_OTHER;
+    struct MPI_ABI_Comm *a = om_comm(comm1), *b = om_comm(comm2);
+    if (!a || !b || !result)
+        return om_comm_error(a ? comm2 : comm1, result ? MPI_ERR_COMM : MPI_ERR_ARG,
+                             "MPI_Comm_compare", "%s", result ? "not a communicator"
+                                                              : "result is NULL");
+    if (a == b) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    int g = group_compare(a->group, b->group);
+    *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Comm_compare)
+
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Comm_test_inter");
+    (void)c;
+    if (!flag)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_test_inter", "flag is NULL");
+    *flag = 0;   /* no intercommunicators here */
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Comm_test_inter)
+
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Comm_group");
+    if (!group)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_group", "group is NULL");
+    c->group->refs++;
+    *group = c->group;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Comm_group)
+
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Comm_set_name");
+    if (!comm_name)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_set_name", "the name is NULL");
+    snprintf(c->name, sizeof(c->name), "%s", comm_name);
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Comm_set_name)
+
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Comm_get_name");
+    if (!comm_name || !resultlen)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_get_name", "a NULL argument");
+    strcpy(comm_name, c->name);
+    *resultlen = (int)strlen(c->name);
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Comm_get_name)
+
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Comm_set_info");
+    /* ordo fixes a context's matching order when it is made: a hint
+     * given later is recorded (MPI_Comm_get_info shows it) but changes
+     * nothing; give it to MPI_Comm_dup_with_info to have it apply. */
+    MPI_Info copy = MPI_INFO_NULL;
+    int rc = om_info_dup_of(info, &copy);
+    if (rc != MPI_SUCCESS)
+        return om_comm_error(comm, rc, "MPI_Comm_set_info", "not an info object");
+    om_info_release(c->info);
+    c->info = copy;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Comm_set_info)
+
+int PMPI_Info_create(MPI_Info *info);
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
+
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Comm_get_info");
+    if (!info_used)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_get_info", "info_used is NULL");
+    int rc = c->info != MPI_INFO_NULL ? om_info_dup_of(c->info, info_used)
+                                      : PMPI_Info_create(info_used);
+    if (rc == MPI_SUCCESS)
+        PMPI_Info_set(*info_used, "mpi_assert_allow_overtaking",
+                      c->overtaking ? "true" : "false");
+    return rc;
+}
+OM_ALIAS(Comm_get_info)
+
+/* ----------------------------------------------------------------- groups */
+
+#define GROUP_OR_RAISE(g, group, func)                                            \
+    struct MPI_ABI_Group *g = om_group(group);                                    \
+    if (!g)                                                                       \
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_GROUP, func, "not a group");
+
+int PMPI_Group_size(MPI_Group group, int *size)
+{
+    GROUP_OR_RAISE(g, group, "MPI_Group_size");
+    if (!size)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Group_size", "size is NULL");
+    *size = g->size;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Group_size)
+
+int PMPI_Group_rank(MPI_Group group, int *rank)
+{
+    GROUP_OR_RAISE(g, group, "MPI_Group_rank");
+    if (!rank)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Group_rank", "rank is NULL");
+    *rank = g->rank;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Group_rank)
+
+int PMPI_Group_free(MPI_Group *group)
+{
+    struct MPI_ABI_Group *g = group ? om_group(*group) : NULL;
+    if (!g)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_GROUP, "MPI_Group_free", "not a group");
+    om_group_release(g);
+    *group = MPI_GROUP_NULL;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Group_free)
+
+static int group_out(struct MPI_ABI_Group *g, MPI_Group *out, const char *func)
+{
+    if (!g)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, func, "no memory");
+    if (g->size == 0) {
+        om_group_release(g);
+        *out = MPI_GROUP_EMPTY;
+        return MPI_SUCCESS;
+    }
+    group_find_me(g);
+    *out = g;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    GROUP_OR_RAISE(g, group, "MPI_Group_incl");
+    if (n < 0 || n > g->size || (n > 0 && !ranks) || !newgroup)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Group_incl",
+                             "n %d (the group has %d), ranks %p", n, g->size,
+                             (const void *)ranks);
+    for (int i = 0; i < n; i++) {
+        if (ranks[i] < 0 || ranks[i] >= g->size)
+            return om_comm_error(MPI_COMM_SELF, MPI_ERR_RANK, "MPI_Group_incl",
+                                 "ranks[%d] = %d is not in the group (0 .. %d)", i, ranks[i],
+                                 g->size - 1);
+        for (int j = 0; j < i; j++)
+            if (ranks[j] == ranks[i])
+                return om_comm_error(MPI_COMM_SELF, MPI_ERR_RANK, "MPI_Group_incl",
+                                     "rank %d is listed twice", ranks[i]);
+    }
+    struct MPI_ABI_Group *ng = om_group_new(n);
+    if (ng)
+        for (int i = 0; i < n; i++)
+            ng->ranks[i] = g->ranks[ranks[i]];
+    return group_out(ng, newgroup, "MPI_Group_incl");
+}
+OM_ALIAS(Group_incl)
+
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    GROUP_OR_RAISE(g, group, "MPI_Group_excl");
+    if (n < 0 || n > g->size || (n > 0 && !ranks) || !newgroup)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Group_excl",
+                             "n %d (the group has %d), ranks %p", n, g->size,
+                             (const void *)ranks);
+    char *drop = calloc((size_t)g->size + 1, 1);
+    if (!drop)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, "MPI_Group_excl", "no memory");
+    for (int i = 0; i < n; i++) {
+        if (ranks[i] < 0 || ranks[i] >= g->size || drop[ranks[i]]) {
+            int bad = ranks[i];
+            free(drop);
+            return om_comm_error(MPI_COMM_SELF, MPI_ERR_RANK, "MPI_Group_excl",
+                                 "ranks[%d] = %d: not in the group or listed twice", i, bad);
+        }
+        drop[ranks[i]] = 1;
+    }
+    struct MPI_ABI_Group *ng = om_group_new(g->size - n);
+    if (ng) {
+        int k = 0;
+        for (int i = 0; i < g->size; i++)
+            if (!drop[i])
+                ng->ranks[k++] = g->ranks[i];
+    }
+    free(drop);
+    return group_out(ng, newgroup, "MPI_Group_excl");
+}
+OM_ALIAS(Group_excl)
+
+/* union (which 0), intersection (1), difference (2), in MPI's order: the
+ * first group's members, then (union) the second's not in the first. */
+static int group_setop(MPI_Group a_h, MPI_Group b_h, int which, MPI_Group *out,
+                       const char *func)
+{
+    struct MPI_ABI_Group *a = om_group(a_h), *b = om_group(b_h);
+    if (!a || !b || !out)
+        return om_comm_error(MPI_COMM_SELF, out ? MPI_ERR_GROUP : MPI_ERR_ARG, func,
+                             "%s", out ? "not a group" : "newgroup is NULL");
+    struct MPI_ABI_Group *ng = om_group_new(a->size + b->size);
+    if (ng) {
+        int k = 0;
+        for (int i = 0; i < a->size; i++) {
+            int in_b = group_index(b, a->ranks[i]) >= 0;
+            if (which == 0 || (which == 1) == in_b)
+                ng->ranks[k++] = a->ranks[i];
+        }
+        if (which == 0)
+            for (int i = 0; i < b->size; i++)
+                if (group_index(a, b->ranks[i]) < 0)
+                    ng->ranks[k++] = b->ranks[i];
+        ng->size = k;
+    }
+    return group_out(ng, out, func);
+}
+
+int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    return group_setop(group1, group2, 0, newgroup, "MPI_Group_union");
+}
+OM_ALIAS(Group_union)
+
+int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    return group_setop(group1, group2, 1, newgroup, "MPI_Group_intersection");
+}
+OM_ALIAS(Group_intersection)
+
+int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    return group_setop(group1, group2, 2, newgroup, "MPI_Group_difference");
+}
+OM_ALIAS(Group_difference)
+
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                               int ranks2[])
+{
+    struct MPI_ABI_Group *a = om_group(group1), *b = om_group(group2);
+    if (!a || !b)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_GROUP, "MPI_Group_translate_ranks",
+                             "not a group");
+    if (n < 0 || (n > 0 && (!ranks1 || !ranks2)))
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Group_translate_ranks",
+                             "n %d, ranks1 %p, ranks2 %p", n, (const void *)ranks1,
+                             (void *)ranks2);
+    for (int i = 0; i < n; i++) {
+        if (ranks1[i] == MPI_PROC_NULL) {
+            ranks2[i] = MPI_PROC_NULL;
+            continue;
+        }
+        if (ranks1[i] < 0 || ranks1[i] >= a->size)
+            return om_comm_error(MPI_COMM_SELF, MPI_ERR_RANK, "MPI_Group_translate_ranks",
+                                 "ranks1[%d] = %d is not in group1 (0 .. %d)", i, ranks1[i],
+                                 a->size - 1);
+        int j = group_index(b, a->ranks[ranks1[i]]);
+        ranks2[i] = j < 0 ? MPI_UNDEFINED : j;
+    }
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Group_translate_ranks)
+
+int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
+{
+    struct MPI_ABI_Group *a = om_group(group1), *b = om_group(group2);
+    if (!a || !b || !result)
+        return om_comm_error(MPI_COMM_SELF, result ? MPI_ERR_GROUP : MPI_ERR_ARG,
+                             "MPI_Group_compare", "not a group, or result NULL");
+    *result = group_compare(a, b);
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Group_compare)

@@ -1,0 +1,278 @@
+/* MPI on ordo: starting and ending, the environment queries, time. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mpi_internal.h"
+
+om_state_t om_g;
+
+static pthread_t main_thread;
+
+int om_ready(const char *func)
+{
+    if (om_g.initialized && !om_g.finalized)
+        return 1;
+    fprintf(stderr, "[ordo-mpi] %s: called %s\n", func,
+            om_g.finalized ? "after MPI_Finalize" : "before MPI_Init");
+    return 0;
+}
+
+static ordo_thread_level_t level_of(int mpi_level)
+{
+    if (mpi_level >= MPI_THREAD_MULTIPLE)
+        return ORDO_THREAD_MULTIPLE;
+    if (mpi_level >= MPI_THREAD_SERIALIZED)
+        return ORDO_THREAD_SERIALIZED;
+    if (mpi_level >= MPI_THREAD_FUNNELED)
+        return ORDO_THREAD_FUNNELED;
+    return ORDO_THREAD_SINGLE;
+}
+
+static const int mpi_levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED,
+                                 MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE};
+
+static int start(int required, int *provided, const char *func)
+{
+    if (om_g.initialized) {
+        fprintf(stderr, "[ordo-mpi] %s: MPI is already initialized%s\n", func,
+                om_g.finalized ? " (and finalized): it cannot start twice" : "");
+        return MPI_ERR_OTHER;
+    }
+    if (required != MPI_THREAD_SINGLE && required != MPI_THREAD_FUNNELED &&
+        required != MPI_THREAD_SERIALIZED && required != MPI_THREAD_MULTIPLE) {
+        fprintf(stderr, "[ordo-mpi] %s: %d is no thread level (MPI_THREAD_SINGLE, "
+                        "_FUNNELED, _SERIALIZED or _MULTIPLE)\n", func, required);
+        return MPI_ERR_ARG;
+    }
+    ordo_init_params_t params;
+    memset(&params, 0, sizeof(params));
+    params.field_mask = ORDO_INIT_FIELD_THREAD_LEVEL;
+    params.thread_level = level_of(required);
+    ordo_status_t st = ordo_init(&params);
+    if (st != ORDO_OK) {
+        fprintf(stderr, "[ordo-mpi] %s: ordo_init failed: %s\n", func,
+                ordo_status_string(st));
+        return om_class_of(st);
+    }
+    ordo_thread_level_t got = params.thread_level;
+    ordo_query_thread(&got);
+    om_g.thread_level = mpi_levels[got];
+    om_g.world_rank = ordo_rank();
+    om_g.world_size = ordo_size();
+    om_g.next_keyval = 1000;
+    om_g.last_error_class = MPI_ERR_ABI;
+    main_thread = pthread_self();
+    om_types_init();
+    int rc = om_comms_init();
+    if (rc != MPI_SUCCESS) {
+        ordo_finalize();
+        return rc;
+    }
+    om_g.initialized = 1;
+    if (provided)
+        *provided = om_g.thread_level;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return start(MPI_THREAD_SINGLE, NULL, "MPI_Init");
+}
+OM_ALIAS(Init)
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc;
+    (void)argv;
+    return start(required, provided, "MPI_Init_thread");
+}
+OM_ALIAS(Init_thread)
+
+int PMPI_Finalize(void)
+{
+    if (!om_ready("MPI_Finalize"))
+        return MPI_ERR_OTHER;
+    /* MPI_COMM_SELF's attributes go first, as if it were freed: a
+     * library hangs its clean-up on them */
+    om_attrs_free(&om_comm_self);
+    /* MPI_Finalize is collective over the world: no rank leaves while
+     * another may still send to it. */
+    ordo_status_t st = ordo_coll_barrier(ORDO_COMM_WORLD);
+    om_comms_finalize();
+    om_g.finalized = 1;
+    ordo_status_t fin = ordo_finalize();
+    if (st == ORDO_OK)
+        st = fin;
+    if (st != ORDO_OK) {
+        fprintf(stderr, "[ordo-mpi] MPI_Finalize: %s\n", ordo_status_string(st));
+        return om_class_of(st);
+    }
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Finalize)
+
+int PMPI_Initialized(int *flag)
+{
+    if (!flag)
+        return MPI_ERR_ARG;
+    *flag = om_g.initialized;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Initialized)
+
+int PMPI_Finalized(int *flag)
+{
+    if (!flag)
+        return MPI_ERR_ARG;
+    *flag = om_g.finalized;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Finalized)
+
+int PMPI_Query_thread(int *provided)
+{
+    if (!provided)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Query_thread",
+                             "provided is NULL");
+    *provided = om_g.thread_level;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Query_thread)
+
+int PMPI_Is_thread_main(int *flag)
+{
+    if (!flag)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Is_thread_main",
+                             "flag is NULL");
+    *flag = om_g.initialized && pthread_equal(pthread_self(), main_thread);
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Is_thread_main)
+
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    (void)comm;   /* ordo ends the whole job, as most MPIs do for any comm */
+    fprintf(stderr, "[ordo-mpi rank %d] MPI_Abort with error code %d\n", om_g.world_rank,
+            errorcode);
+    fflush(NULL);
+    ordo_abort(errorcode);
+    _exit(errorcode ? errorcode & 0xff : 1);   /* before MPI_Init: this process alone */
+}
+OM_ALIAS(Abort)
+
+int PMPI_Get_version(int *version, int *subversion)
+{
+    if (!version || !subversion)
+        return MPI_ERR_ARG;
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Get_version)
+
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+    if (!version || !resultlen)
+        return MPI_ERR_ARG;
+    int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                     "ordo-mpi (MPI %d.%d, standard ABI %d.%d) on ordo", MPI_VERSION,
+                     MPI_SUBVERSION, MPI_ABI_VERSION, MPI_ABI_SUBVERSION);
+    *resultlen = n;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Get_library_version)
+
+int PMPI_Abi_get_version(int *abi_major, int *abi_minor)
+{
+    if (!abi_major || !abi_minor)
+        return MPI_ERR_ARG;
+    *abi_major = MPI_ABI_VERSION;
+    *abi_minor = MPI_ABI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Abi_get_version)
+
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+    if (!name || !resultlen)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Get_processor_name",
+                             "%s is NULL", name ? "resultlen" : "name");
+    char host[MPI_MAX_PROCESSOR_NAME];
+    if (gethostname(host, sizeof(host)) != 0)
+        strcpy(host, "localhost");
+    host[sizeof(host) - 1] = '\0';
+    int n = (int)strlen(host);
+    memcpy(name, host, (size_t)n + 1);
+    *resultlen = n;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Get_processor_name)
+
+double PMPI_Wtime(void)
+{
+    return ordo_wtime();
+}
+OM_ALIAS(Wtime)
+
+double PMPI_Wtick(void)
+{
+    return ordo_wtick();
+}
+OM_ALIAS(Wtick)
+
+int PMPI_Pcontrol(const int level, ...)
+{
+    (void)level;   /* no profiling levels of our own: tools intercept it */
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Pcontrol)
+
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+{
+    return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
+}
+OM_ALIAS(Aint_add)
+
+MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+{
+    return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
+}
+OM_ALIAS(Aint_diff)
+
+int PMPI_Get_address(const void *location, MPI_Aint *address)
+{
+    if (!address)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Get_address",
+                             "address is NULL");
+    *address = (MPI_Aint)(uintptr_t)location;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Get_address)
+
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    (void)info;
+    if (size < 0 || !baseptr)
+        return om_comm_error(MPI_COMM_SELF, size < 0 ? MPI_ERR_SIZE : MPI_ERR_ARG,
+                             "MPI_Alloc_mem", "size %ld, baseptr %p", (long)size, baseptr);
+    void *p = malloc(size ? (size_t)size : 1);
+    if (!p)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, "MPI_Alloc_mem",
+                             "no memory for %ld bytes", (long)size);
+    memcpy(baseptr, &p, sizeof(p));
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Alloc_mem)
+
+int PMPI_Free_mem(void *base)
+{
+    free(base);
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Free_mem)

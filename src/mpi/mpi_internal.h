@@ -1,0 +1,307 @@
+/* MPI on ordo: what the files of the layer share.  Built on ordo's public
+ * API only (include/ordo/ordo.h), in a library of its own (libmpi_abi.so.1,
+ * the MPI 5.0 standard ABI), as the OpenSHMEM layer is.
+ *
+ * Handles: the predefined ones are the small constants of the ABI, mapped
+ * here to static objects; those the library creates are pointers to the
+ * structs below, each starting with a magic number so a freed or foreign
+ * handle is refused with the MPI error class instead of followed.
+ *
+ * Internal names start with om_ ("ordo MPI"). */
+#ifndef ORDO_MPI_INTERNAL_H
+#define ORDO_MPI_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ordo/ordo.h>
+
+#include "../../include/ordo-mpi/mpi.h"
+
+/* MPI_name is a weak alias of PMPI_name, exported beside it, so a
+ * profiling library's MPI_name wins and reaches ours through PMPI_name. */
+#define OM_ALIAS(name)                                                     \
+    extern __typeof__(PMPI_##name) MPI_##name                                    \
+        __attribute__((weak, alias("PMPI_" #name), visibility("default")));
+
+#pragma GCC visibility push(hidden)
+
+/* ------------------------------------------------------------- objects */
+
+#define OM_MAGIC_COMM  0x4f4d434du   /* "OMCM" */
+#define OM_MAGIC_GROUP 0x4f4d4750u
+#define OM_MAGIC_REQ   0x4f4d5251u
+#define OM_MAGIC_TYPE  0x4f4d5459u
+#define OM_MAGIC_INFO  0x4f4d494eu
+#define OM_MAGIC_ERRH  0x4f4d4548u
+#define OM_MAGIC_OP    0x4f4d4f50u
+#define OM_MAGIC_MSG   0x4f4d4d53u
+#define OM_MAGIC_DEAD  0xdeadbeefu
+
+/* An ordered list of world ranks: a group, and a communicator's members. */
+struct MPI_ABI_Group {
+    uint32_t magic;
+    int      refs;      /* handles and communicators holding it */
+    int      size;
+    int      rank;      /* this process's index, or MPI_UNDEFINED */
+    int     *ranks;     /* index -> world rank */
+};
+
+typedef struct om_attr {
+    int             keyval;
+    void           *value;
+    struct om_attr *next;
+} om_attr_t;
+
+/* Communicator: an ordo context, its members in MPI rank order, and the
+ * hints it was given. */
+struct MPI_ABI_Comm {
+    uint32_t        magic;
+    ordo_comm_h     oc;         /* ORDO_COMM_WORLD for MPI_COMM_WORLD */
+    struct MPI_ABI_Group *group;
+    int             owns_oc;    /* destroyed with the communicator */
+    int             overtaking; /* mpi_assert_allow_overtaking was given */
+    MPI_Errhandler  errh;
+    MPI_Info        info;       /* the hints as given (MPI_INFO_NULL: none) */
+    om_attr_t      *attrs;
+    char            name[MPI_MAX_OBJECT_NAME];
+    struct MPI_ABI_Comm *prev, *next;   /* the live ones the program made */
+};
+
+/* Error handler: predefined (fn NULL: the kind says which) or the
+ * program's. */
+struct MPI_ABI_Errhandler {
+    uint32_t magic;
+    int      refs;
+    int      predefined;   /* MPI_ERRORS_* value it stands for, 0 for a user one */
+    MPI_Comm_errhandler_function *comm_fn;
+    MPI_Win_errhandler_function  *win_fn;
+};
+
+/* Info object: key/value strings, in the order set. */
+typedef struct om_info_entry {
+    char *key, *value;
+} om_info_entry_t;
+
+struct MPI_ABI_Info {
+    uint32_t         magic;
+    int              n, cap;
+    om_info_entry_t *entries;
+};
+
+/* Datatype: a type map flattened to byte blocks (offset, length) of one
+ * element, merged where adjacent, plus what MPI reports of it.  basic is
+ * the predefined type every element is made of (what reductions need), or
+ * MPI_DATATYPE_NULL when mixed. */
+typedef struct om_block {
+    MPI_Aint disp;
+    size_t   len;
+} om_block_t;
+
+struct MPI_ABI_Datatype {
+    uint32_t     magic;
+    int          refs;
+    int          predefined;   /* a static object standing for an ABI constant */
+    int          committed;
+    size_t       size;         /* bytes of data in one element */
+    MPI_Aint     lb, extent;
+    MPI_Aint     true_lb, true_extent;
+    MPI_Datatype basic;        /* element type, for reductions */
+    size_t       basic_count;  /* elements of `basic` in one element */
+    size_t       nelems;       /* basic elements in one element, of whatever types */
+    int          contiguous;   /* one block at 0 of `size` bytes, extent == size */
+    int          nblocks;
+    om_block_t  *blocks;
+    int          combiner;     /* MPI_COMBINER_* it was made by */
+    char         name[MPI_MAX_OBJECT_NAME];
+};
+
+/* User reduction operation. */
+struct MPI_ABI_Op {
+    uint32_t           magic;
+    MPI_User_function *fn;
+    MPI_User_function_c *fn_c;
+    int                commute;
+};
+
+/* Request.  Receives of non-contiguous data land in `pack` and are
+ * unpacked on completion; sends of it leave from `pack`. */
+enum om_req_kind {
+    OM_REQ_SEND, OM_REQ_RECV, OM_REQ_COLL, OM_REQ_DONE
+};
+
+struct MPI_ABI_Request {
+    uint32_t         magic;
+    enum om_req_kind kind;
+    ordo_request_h   or_;        /* NULL: complete (or an inactive persistent one) */
+    MPI_Comm         comm;
+    int              persistent, active;
+    int              proc_null;  /* a receive from MPI_PROC_NULL */
+    int              completed;  /* done_status holds the outcome */
+    /* what completion reports and does */
+    MPI_Status       done_status;
+    void            *pack;       /* bounce buffer for derived types, freed at the end */
+    void            *ubuf;       /* the program's buffer, for unpacking */
+    MPI_Count        ucount;
+    struct MPI_ABI_Datatype *utype;   /* held (a reference) until completion */
+    /* persistent arguments */
+    const void      *pbuf;
+    MPI_Count        pcount;
+    MPI_Datatype     ptype;
+    int              ppeer, ptag, pmode;
+    /* collectives: what completion still does (unpack, reduce, free) */
+    int            (*finish)(struct MPI_ABI_Request *r);
+    void            *fctx;
+    struct MPI_ABI_Request *next_free;
+};
+
+/* send modes */
+enum { OM_SEND_STD, OM_SEND_SYNC, OM_SEND_BUFFERED, OM_SEND_READY };
+
+/* A matched message (MPI_Mprobe): the message is received at once into
+ * memory of ours and copied out by MPI_Mrecv. */
+struct MPI_ABI_Message {
+    uint32_t   magic;
+    MPI_Comm   comm;
+    void      *data;
+    size_t     len;
+    MPI_Status status;
+};
+
+/* ----------------------------------------------------------- the library */
+
+typedef struct om_state {
+    int initialized, finalized;
+    int thread_level;
+    int world_rank, world_size;
+    void *main_thread;
+    int next_keyval;
+    int last_error_class;       /* MPI_Add_error_class */
+} om_state_t;
+
+extern om_state_t om_g;
+extern struct MPI_ABI_Comm om_comm_world, om_comm_self;
+extern struct MPI_ABI_Group om_group_empty;
+
+/* Where an error is raised: its object's handler. */
+typedef enum om_on {
+    OM_ON_NONE, OM_ON_COMM, OM_ON_WIN, OM_ON_FILE,
+    OM_ON_SESSION
+} om_on_t;
+
+/* Raise error class `code` on the object (its handler runs: fatal ones
+ * print the message and end the job, MPI_ERRORS_RETURN and user handlers
+ * return): logs `fmt` naming the function and what was wrong; returns code
+ * for the caller to return. */
+int om_raise(om_on_t on, void *handle, int code, const char *func, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+#define om_comm_error(comm, code, func, ...) \
+    om_raise(OM_ON_COMM, (void *)(comm), code, func, __VA_ARGS__)
+int om_unsupported(om_on_t on, void *handle, const char *func);
+
+/* The MPI error class for an ordo status. */
+int om_class_of(ordo_status_t st);
+/* Raise an ordo failure on a communicator. */
+int om_comm_failed(MPI_Comm comm, ordo_status_t st, const char *func);
+
+/* Checks each function makes first: the library is up. */
+int om_ready(const char *func);
+
+/* Handle lookups: NULL for a null, freed or foreign handle. */
+struct MPI_ABI_Comm *om_comm(MPI_Comm comm);
+struct MPI_ABI_Group *om_group(MPI_Group group);
+struct MPI_ABI_Datatype *om_type(MPI_Datatype type);
+struct MPI_ABI_Info *om_info(MPI_Info info);
+
+/* Communicator: translate ranks. */
+static inline int om_world_rank(struct MPI_ABI_Comm *c, int rank)
+{
+    return c->group->ranks[rank];
+}
+int om_comm_rank_of_world(struct MPI_ABI_Comm *c, int world);
+
+/* Groups */
+struct MPI_ABI_Group *om_group_new(int size);
+void om_group_release(struct MPI_ABI_Group *g);
+
+/* Info */
+const char *om_info_lookup(MPI_Info info, const char *key);
+
+/* Datatypes */
+void om_types_init(void);
+void om_type_retain(struct MPI_ABI_Datatype *t);
+void om_type_release(struct MPI_ABI_Datatype *t);
+/* Bytes of count elements of type, or -1 when it overflows. */
+int om_type_bytes(struct MPI_ABI_Datatype *t, MPI_Count count, size_t *bytes_p);
+/* Pack count elements at buf into out (om_type_bytes long); unpack the
+ * reverse, of at most `len` bytes (a short message fills what it has). */
+void om_pack(const struct MPI_ABI_Datatype *t, const void *buf, MPI_Count count, void *out);
+void om_unpack(const struct MPI_ABI_Datatype *t, const void *in, size_t len, void *buf,
+               MPI_Count count);
+/* Check a (buffer, count, type) argument: the MPI error class or 0. */
+int om_check_buffer(const void *buf, MPI_Count count, MPI_Datatype type,
+                    struct MPI_ABI_Datatype **t_p);
+
+/* Reductions */
+int om_op_check(MPI_Op op, struct MPI_ABI_Datatype *t);
+/* inout[i] = in[i] op inout[i], count elements of type: in the type's
+ * layout for user operations and MPI_REPLACE (om_op_is_user), packed
+ * (om_pack) for the other predefined ones. */
+int om_op_is_user(MPI_Op op);
+void om_op_apply(MPI_Op op, struct MPI_ABI_Datatype *t, const void *in, void *inout,
+                 MPI_Count count);
+/* The ordo collective a (type, op) pair maps onto: 1 when it does. */
+int om_op_native(MPI_Op op, struct MPI_ABI_Datatype *t, ordo_dtype_t *dt, ordo_reduce_op_t *ro);
+
+/* Status */
+void om_status_set(MPI_Status *st, int source, int tag, int error, size_t bytes, int cancelled);
+void om_status_empty(MPI_Status *st);
+static inline size_t om_status_bytes(const MPI_Status *st)
+{
+    uint64_t lo = (uint32_t)st->MPI_internal[0], hi = (uint32_t)st->MPI_internal[1];
+    return (size_t)(lo | hi << 32);
+}
+
+/* Requests */
+struct MPI_ABI_Request *om_req_new(enum om_req_kind kind, MPI_Comm comm);
+void om_req_free(struct MPI_ABI_Request *r);
+/* Complete r if it is done (block when `wait`): 1 when complete (status
+ * filled; a non-persistent r freed), 0 when not, < 0 an MPI error class
+ * (also in status->MPI_ERROR). */
+int om_req_complete(struct MPI_ABI_Request *r, int wait, MPI_Status *status);
+
+/* Receives are posted under this lock at MPI_THREAD_MULTIPLE, so a
+ * matched probe's receive takes the message it found (no other thread's
+ * receive comes between). */
+void om_post_lock(void);
+void om_post_unlock(void);
+
+/* Start a send or receive of (buf, count, type) on c (ranks are c's;
+ * MPI_PROC_NULL allowed): the request is returned in *r_p. */
+int om_isend(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count count,
+             MPI_Datatype type, int dest, int tag, int mode, struct MPI_ABI_Request **r_p,
+             const char *func);
+int om_irecv(struct MPI_ABI_Comm *c, MPI_Comm comm, void *buf, MPI_Count count,
+             MPI_Datatype type, int source, int tag, struct MPI_ABI_Request **r_p,
+             const char *func);
+
+/* Attributes cached on communicators; dup copies those whose key says so */
+void om_attrs_free(struct MPI_ABI_Comm *c);
+int om_attrs_copy(struct MPI_ABI_Comm *from, MPI_Comm to);
+
+/* Communicators made and ended with the library */
+int om_comms_init(void);
+void om_comms_finalize(void);
+
+/* Error handlers are counted references */
+void om_errh_retain(MPI_Errhandler h);
+void om_errh_release(MPI_Errhandler h);
+
+/* Info: a copy (MPI_INFO_NULL for MPI_INFO_NULL), and its end */
+int om_info_dup_of(MPI_Info info, MPI_Info *out);
+void om_info_release(MPI_Info info);
+
+#pragma GCC visibility pop
+
+#endif

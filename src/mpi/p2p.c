@@ -1,0 +1,587 @@
+/* MPI on ordo: point-to-point.  Ranks are translated to world ranks, tags
+ * and wildcards to ordo's; contiguous data goes as it lies, other data is
+ * packed into a buffer of ours (and received into one, unpacked at
+ * completion). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_internal.h"
+
+static pthread_mutex_t post_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void om_post_lock(void)
+{
+    if (om_g.thread_level == MPI_THREAD_MULTIPLE)
+        pthread_mutex_lock(&post_mutex);
+}
+
+void om_post_unlock(void)
+{
+    if (om_g.thread_level == MPI_THREAD_MULTIPLE)
+        pthread_mutex_unlock(&post_mutex);
+}
+
+static int check_peer(struct MPI_ABI_Comm *c, int peer, int recv)
+{
+    if (peer == MPI_PROC_NULL || (recv && peer == MPI_ANY_SOURCE))
+        return MPI_SUCCESS;
+    return peer >= 0 && peer < c->group->size ? MPI_SUCCESS : MPI_ERR_RANK;
+}
+
+static int check_tag(int tag, int recv)
+{
+    if (recv && tag == MPI_ANY_TAG)
+        return MPI_SUCCESS;
+    return tag >= 0 && tag <= ORDO_TAG_MAX ? MPI_SUCCESS : MPI_ERR_TAG;
+}
+
+static int ordo_source(struct MPI_ABI_Comm *c, int source)
+{
+    return source == MPI_ANY_SOURCE ? ORDO_ANY_SOURCE : om_world_rank(c, source);
+}
+
+static int ordo_tag(int tag)
+{
+    return tag == MPI_ANY_TAG ? ORDO_ANY_TAG : tag;
+}
+
+/* ------------------------------------------------------- buffered sends */
+
+/* MPI_Bsend copies the message and returns: the copy is accounted against
+ * the attached buffer's size (with MPI_BSEND_OVERHEAD per message) and
+ * sent from memory of ours; finished copies are reclaimed as sends go. */
+typedef struct bsend {
+    struct MPI_ABI_Request *req;
+    size_t                  charge;
+    struct bsend           *next;
+} bsend_t;
+
+static struct {
+    void    *addr;
+    size_t   size, used;
+    int      attached;
+    bsend_t *pending;
+} bbuf;
+
+static void bsend_reclaim(int wait)
+{
+    for (bsend_t **l = &bbuf.pending; *l;) {
+        bsend_t *b = *l;
+        if (om_req_complete(b->req, wait, NULL) == 0) {
+            l = &b->next;
+            continue;
+        }
+        om_req_free(b->req);
+        bbuf.used -= b->charge;
+        *l = b->next;
+        free(b);
+    }
+}
+
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+    if (bbuf.attached)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_BUFFER, "MPI_Buffer_attach",
+                             "a buffer is already attached");
+    if (size < 0 || (size > 0 && !buffer))
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_BUFFER, "MPI_Buffer_attach",
+                             "size %lld at %p", (long long)size, buffer);
+    bbuf.addr = buffer;
+    bbuf.size = (size_t)size;
+    bbuf.attached = 1;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Buffer_attach_c)
+
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    return PMPI_Buffer_attach_c(buffer, size);
+}
+OM_ALIAS(Buffer_attach)
+
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    if (!buffer_addr || !size)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Buffer_detach",
+                             "a NULL argument");
+    bsend_reclaim(1);   /* MPI: detach waits for the buffered messages */
+    memcpy(buffer_addr, &bbuf.addr, sizeof(void *));
+    *size = (MPI_Count)bbuf.size;
+    bbuf.addr = NULL;
+    bbuf.size = 0;
+    bbuf.attached = 0;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Buffer_detach_c)
+
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    MPI_Count n = 0;
+    int rc = PMPI_Buffer_detach_c(buffer_addr, &n);
+    if (rc == MPI_SUCCESS && size)
+        *size = (int)n;
+    return rc;
+}
+OM_ALIAS(Buffer_detach)
+
+int PMPI_Buffer_flush(void)
+{
+    bsend_reclaim(1);
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Buffer_flush)
+
+/* ----------------------------------------------------------------- sends */
+
+int om_isend(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count count,
+             MPI_Datatype type, int dest, int tag, int mode, struct MPI_ABI_Request **r_p,
+             const char *func)
+{
+    struct MPI_ABI_Datatype *t;
+    int rc = om_check_buffer(buf, count, type, &t);
+    if (rc == MPI_SUCCESS && (rc = check_peer(c, dest, 0)) == MPI_SUCCESS)
+        rc = check_tag(tag, 0);
+    if (rc != MPI_SUCCESS)
+        return om_comm_error(comm, rc, func, "count %lld, dest %d (of %d), tag %d",
+                             (long long)count, dest, c->group->size, tag);
+    size_t bytes;
+    om_type_bytes(t, count, &bytes);
+    struct MPI_ABI_Request *r = om_req_new(OM_REQ_SEND, comm);
+    if (!r)
+        return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
+    *r_p = r;
+    if (dest == MPI_PROC_NULL) {
+        om_status_set(&r->done_status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+        r->completed = 1;
+        return MPI_SUCCESS;
+    }
+    const void *data = buf;
+    if (!t->contiguous || mode == OM_SEND_BUFFERED) {
+        if (mode == OM_SEND_BUFFERED) {
+            bsend_reclaim(0);
+            size_t charge = bytes + MPI_BSEND_OVERHEAD;
+            if (bbuf.used + charge > bbuf.size) {
+                om_req_free(r);
+                return om_comm_error(comm, MPI_ERR_BUFFER, func,
+                                     "%zu bytes do not fit in the attached buffer "
+                                     "(%zu of %zu bytes in use)", bytes, bbuf.used, bbuf.size);
+            }
+        }
+        r->pack = malloc(bytes ? bytes : 1);
+        if (!r->pack) {
+            om_req_free(r);
+            return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory to pack %zu bytes",
+                                 bytes);
+        }
+        om_pack(t, buf, count, r->pack);
+        data = r->pack;
+    } else {
+        data = (const char *)buf + t->lb;
+    }
+    int world = om_world_rank(c, dest);
+    ordo_status_t st = mode == OM_SEND_SYNC
+                           ? ordo_send_sync_nb(c->oc, data, bytes, world, tag, &r->or_)
+                           : ordo_send_nb(c->oc, data, bytes, world, tag, &r->or_);
+    if (st != ORDO_OK && st != ORDO_INPROGRESS) {
+        om_req_free(r);
+        return om_comm_failed(comm, st, func);
+    }
+    if (mode == OM_SEND_BUFFERED) {
+        bsend_t *b = malloc(sizeof(*b));
+        if (!b) {
+            om_req_complete(r, 1, NULL);
+            om_req_free(r);
+            return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory");
+        }
+        b->req = r;
+        b->charge = bytes + MPI_BSEND_OVERHEAD;
+        b->next = bbuf.pending;
+        bbuf.pending = b;
+        bbuf.used += b->charge;
+        /* the program's request completes now: the data is ours */
+        struct MPI_ABI_Request *done = om_req_new(OM_REQ_SEND, comm);
+        if (!done)
+            return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
+        om_status_set(&done->done_status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+        done->completed = 1;
+        *r_p = done;
+    }
+    return MPI_SUCCESS;
+}
+
+#define COMM_ARG(c, comm, func)                                                   \
+    if (!om_ready(func))                                                          \
+        return MPI_ERR_OTHER;                                                     \
+    struct MPI_ABI_Comm *c = om_comm(comm);                                       \
+    if (!c)                                                                       \
+        return om_comm_error(comm, MPI_ERR_COMM, func, "not a communicator");
+
+/* A blocking send: the fast path sends contiguous data straight. */
+static int send_mode(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+                     MPI_Comm comm, int mode, const char *func)
+{
+    COMM_ARG(c, comm, func);
+    struct MPI_ABI_Datatype *t = om_type(type);
+    if (mode == OM_SEND_STD && t && t->contiguous && t->committed && count >= 0 &&
+        dest >= 0 && dest < c->group->size && tag >= 0) {
+        size_t bytes;
+        if (om_type_bytes(t, count, &bytes) == 0) {
+            ordo_status_t st = ordo_send(c->oc, buf, bytes, om_world_rank(c, dest), tag);
+            return st == ORDO_OK ? MPI_SUCCESS : om_comm_failed(comm, st, func);
+        }
+    }
+    struct MPI_ABI_Request *r;
+    int rc = om_isend(c, comm, buf, count, type, dest, tag, mode, &r, func);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = om_req_complete(r, 1, NULL);
+    om_req_free(r);
+    return rc < 0 ? om_comm_error(comm, -rc, func, "the send failed") : MPI_SUCCESS;
+}
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm)
+{
+    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_STD, "MPI_Send");
+}
+OM_ALIAS(Send)
+
+int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_STD, "MPI_Send_c");
+}
+OM_ALIAS(Send_c)
+
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
+{
+    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_SYNC, "MPI_Ssend");
+}
+OM_ALIAS(Ssend)
+
+int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_SYNC, "MPI_Ssend_c");
+}
+OM_ALIAS(Ssend_c)
+
+/* Ready mode: the receive is posted (the program says so); a standard
+ * send is a correct way to honour it. */
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
+{
+    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_STD, "MPI_Rsend");
+}
+OM_ALIAS(Rsend)
+
+int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_STD, "MPI_Rsend_c");
+}
+OM_ALIAS(Rsend_c)
+
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
+{
+    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_BUFFERED, "MPI_Bsend");
+}
+OM_ALIAS(Bsend)
+
+int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_BUFFERED, "MPI_Bsend_c");
+}
+OM_ALIAS(Bsend_c)
+
+static int isend_mode(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+                      MPI_Comm comm, int mode, MPI_Request *request, const char *func)
+{
+    COMM_ARG(c, comm, func);
+    if (!request)
+        return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
+    struct MPI_ABI_Request *r;
+    int rc = om_isend(c, comm, buf, count, type, dest, tag, mode, &r, func);
+    if (rc == MPI_SUCCESS)
+        *request = r;
+    return rc;
+}
+
+#define ISEND(NAME, CT, MODE)                                                              \
+    int PMPI_##NAME(const void *buf, CT count, MPI_Datatype datatype, int dest, int tag,   \
+                    MPI_Comm comm, MPI_Request *request)                                   \
+    {                                                                                      \
+        return isend_mode(buf, count, datatype, dest, tag, comm, MODE, request,            \
+                          "MPI_" #NAME);                                                   \
+    }                                                                                      \
+    OM_ALIAS(NAME)
+
+ISEND(Isend, int, OM_SEND_STD)
+ISEND(Isend_c, MPI_Count, OM_SEND_STD)
+ISEND(Issend, int, OM_SEND_SYNC)
+ISEND(Issend_c, MPI_Count, OM_SEND_SYNC)
+ISEND(Irsend, int, OM_SEND_STD)
+ISEND(Irsend_c, MPI_Count, OM_SEND_STD)
+ISEND(Ibsend, int, OM_SEND_BUFFERED)
+ISEND(Ibsend_c, MPI_Count, OM_SEND_BUFFERED)
+
+/* -------------------------------------------------------------- receives */
+
+int om_irecv(struct MPI_ABI_Comm *c, MPI_Comm comm, void *buf, MPI_Count count,
+             MPI_Datatype type, int source, int tag, struct MPI_ABI_Request **r_p,
+             const char *func)
+{
+    struct MPI_ABI_Datatype *t;
+    int rc = om_check_buffer(buf, count, type, &t);
+    if (rc == MPI_SUCCESS && (rc = check_peer(c, source, 1)) == MPI_SUCCESS)
+        rc = check_tag(tag, 1);
+    if (rc != MPI_SUCCESS)
+        return om_comm_error(comm, rc, func, "count %lld, source %d (of %d), tag %d",
+                             (long long)count, source, c->group->size, tag);
+    size_t bytes;
+    om_type_bytes(t, count, &bytes);
+    struct MPI_ABI_Request *r = om_req_new(OM_REQ_RECV, comm);
+    if (!r)
+        return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
+    *r_p = r;
+    if (source == MPI_PROC_NULL) {
+        om_status_set(&r->done_status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+        r->proc_null = r->completed = 1;
+        return MPI_SUCCESS;
+    }
+    void *into = (char *)buf + t->lb;
+    if (!t->contiguous) {
+        r->pack = malloc(bytes ? bytes : 1);
+        if (!r->pack) {
+            om_req_free(r);
+            return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for %zu bytes",
+                                 bytes);
+        }
+        r->ubuf = buf;
+        r->ucount = count;
+        r->utype = t;
+        om_type_retain(t);
+        into = r->pack;
+    }
+    om_post_lock();
+    ordo_status_t st = ordo_recv_nb(c->oc, into, bytes, ordo_source(c, source), ordo_tag(tag),
+                                    &r->or_);
+    om_post_unlock();
+    if (st != ORDO_OK && st != ORDO_INPROGRESS) {
+        om_req_free(r);
+        return om_comm_failed(comm, st, func);
+    }
+    return MPI_SUCCESS;
+}
+
+static int recv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
+                    MPI_Comm comm, MPI_Status *status, const char *func)
+{
+    COMM_ARG(c, comm, func);
+    struct MPI_ABI_Request *r;
+    int rc = om_irecv(c, comm, buf, count, type, source, tag, &r, func);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = om_req_complete(r, 1, status);
+    om_req_free(r);
+    if (rc < 0)
+        return om_comm_error(comm, -rc, func, "%s",
+                             -rc == MPI_ERR_TRUNCATE ? "the message was longer than the "
+                                                       "receive buffer"
+                                                     : "the receive failed");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
+{
+    return recv_any(buf, count, datatype, source, tag, comm, status, "MPI_Recv");
+}
+OM_ALIAS(Recv)
+
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Status *status)
+{
+    return recv_any(buf, count, datatype, source, tag, comm, status, "MPI_Recv_c");
+}
+OM_ALIAS(Recv_c)
+
+static int irecv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
+                     MPI_Comm comm, MPI_Request *request, const char *func)
+{
+    COMM_ARG(c, comm, func);
+    if (!request)
+        return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
+    struct MPI_ABI_Request *r;
+    int rc = om_irecv(c, comm, buf, count, type, source, tag, &r, func);
+    if (rc == MPI_SUCCESS)
+        *request = r;
+    return rc;
+}
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return irecv_any(buf, count, datatype, source, tag, comm, request, "MPI_Irecv");
+}
+OM_ALIAS(Irecv)
+
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return irecv_any(buf, count, datatype, source, tag, comm, request, "MPI_Irecv_c");
+}
+OM_ALIAS(Irecv_c)
+
+/* ------------------------------------------------------------ sendrecv */
+
+static int sendrecv_any(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                        MPI_Status *status, const char *func)
+{
+    COMM_ARG(c, comm, func);
+    struct MPI_ABI_Request *rr, *sr;
+    int rc = om_irecv(c, comm, recvbuf, recvcount, recvtype, source, recvtag, &rr, func);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = om_isend(c, comm, sendbuf, sendcount, sendtype, dest, sendtag, OM_SEND_STD, &sr, func);
+    if (rc != MPI_SUCCESS) {
+        if (rr->or_)
+            ordo_request_cancel(rr->or_);
+        om_req_complete(rr, 1, NULL);
+        om_req_free(rr);
+        return rc;
+    }
+    int src = om_req_complete(sr, 1, NULL);
+    om_req_free(sr);
+    int rrc = om_req_complete(rr, 1, status);
+    om_req_free(rr);
+    if (src < 0)
+        return om_comm_error(comm, -src, func, "the send failed");
+    if (rrc < 0)
+        return om_comm_error(comm, -rrc, func, "the receive failed");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                  int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return sendrecv_any(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                        recvtype, source, recvtag, comm, status, "MPI_Sendrecv");
+}
+OM_ALIAS(Sendrecv)
+
+int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return sendrecv_any(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                        recvtype, source, recvtag, comm, status, "MPI_Sendrecv_c");
+}
+OM_ALIAS(Sendrecv_c)
+
+static int sendrecv_replace_any(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                                int sendtag, int source, int recvtag, MPI_Comm comm,
+                                MPI_Status *status, const char *func)
+{
+    COMM_ARG(c, comm, func);
+    struct MPI_ABI_Datatype *t;
+    int rc = om_check_buffer(buf, count, datatype, &t);
+    if (rc != MPI_SUCCESS)
+        return om_comm_error(comm, rc, func, "count %lld", (long long)count);
+    size_t bytes;
+    om_type_bytes(t, count, &bytes);
+    void *copy = malloc(bytes ? bytes : 1);
+    if (!copy)
+        return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for %zu bytes", bytes);
+    om_pack(t, buf, count, copy);
+    rc = sendrecv_any(copy, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
+                      source, recvtag, comm, status, func);
+    free(copy);
+    return rc;
+}
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return sendrecv_replace_any(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                status, "MPI_Sendrecv_replace");
+}
+OM_ALIAS(Sendrecv_replace)
+
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Status *status)
+{
+    return sendrecv_replace_any(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                status, "MPI_Sendrecv_replace_c");
+}
+OM_ALIAS(Sendrecv_replace_c)
+
+/* ---------------------------------------------------------- persistent */
+
+static int init_any(const void *buf, MPI_Count count, MPI_Datatype type, int peer, int tag,
+                    MPI_Comm comm, int send, int mode, MPI_Request *request, const char *func)
+{
+    COMM_ARG(c, comm, func);
+    struct MPI_ABI_Datatype *t;
+    int rc = om_check_buffer(buf, count, type, &t);
+    if (rc == MPI_SUCCESS && (rc = check_peer(c, peer, !send)) == MPI_SUCCESS)
+        rc = check_tag(tag, !send);
+    if (rc == MPI_SUCCESS && !request)
+        rc = MPI_ERR_ARG;
+    if (rc != MPI_SUCCESS)
+        return om_comm_error(comm, rc, func, "count %lld, rank %d (of %d), tag %d",
+                             (long long)count, peer, c->group->size, tag);
+    struct MPI_ABI_Request *r = om_req_new(send ? OM_REQ_SEND : OM_REQ_RECV, comm);
+    if (!r)
+        return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
+    r->persistent = 1;
+    r->pbuf = buf;
+    r->pcount = count;
+    r->ptype = type;
+    r->ppeer = peer;
+    r->ptag = tag;
+    r->pmode = mode;
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+#define SEND_INIT(NAME, CT, MODE)                                                          \
+    int PMPI_##NAME(const void *buf, CT count, MPI_Datatype datatype, int dest, int tag,   \
+                    MPI_Comm comm, MPI_Request *request)                                   \
+    {                                                                                      \
+        return init_any(buf, count, datatype, dest, tag, comm, 1, MODE, request,           \
+                        "MPI_" #NAME);                                                     \
+    }                                                                                      \
+    OM_ALIAS(NAME)
+
+SEND_INIT(Send_init, int, OM_SEND_STD)
+SEND_INIT(Send_init_c, MPI_Count, OM_SEND_STD)
+SEND_INIT(Ssend_init, int, OM_SEND_SYNC)
+SEND_INIT(Ssend_init_c, MPI_Count, OM_SEND_SYNC)
+SEND_INIT(Rsend_init, int, OM_SEND_STD)
+SEND_INIT(Rsend_init_c, MPI_Count, OM_SEND_STD)
+SEND_INIT(Bsend_init, int, OM_SEND_BUFFERED)
+SEND_INIT(Bsend_init_c, MPI_Count, OM_SEND_BUFFERED)
+
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return init_any(buf, count, datatype, source, tag, comm, 0, 0, request, "MPI_Recv_init");
+}
+OM_ALIAS(Recv_init)
+
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return init_any(buf, count, datatype, source, tag, comm, 0, 0, request,
+                    "MPI_Recv_init_c");
+}
+OM_ALIAS(Recv_init_c)

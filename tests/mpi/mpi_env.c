@@ -1,0 +1,304 @@
+/* MPI conformance: start and end, environment, errors and error handlers,
+ * info objects, communicators and groups. */
+#include "mpi_harness.h"
+
+static int handler_calls, handler_code;
+
+static void on_error(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    handler_calls++;
+    handler_code = *code;
+}
+
+static void environment(void)
+{
+    int flag = 0, v = 0, sv = -1, len = 0;
+    OK(MPI_Initialized(&flag));
+    CHECK(flag == 1);
+    OK(MPI_Finalized(&flag));
+    CHECK(flag == 0);
+    OK(MPI_Get_version(&v, &sv));
+    CHECK(v == 5 && sv == 0);
+    char name[MPI_MAX_PROCESSOR_NAME];
+    OK(MPI_Get_processor_name(name, &len));
+    CHECK(len > 0 && (int)strlen(name) == len);
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    OK(MPI_Get_library_version(lib, &len));
+    CHECK(len > 0);
+    int provided = -1;
+    OK(MPI_Query_thread(&provided));
+    CHECK(provided == MPI_THREAD_SINGLE || provided == MPI_THREAD_FUNNELED ||
+          provided == MPI_THREAD_SERIALIZED || provided == MPI_THREAD_MULTIPLE);
+    OK(MPI_Is_thread_main(&flag));
+    CHECK(flag == 1);
+    double t0 = MPI_Wtime(), t1 = MPI_Wtime();
+    CHECK(t1 >= t0 && MPI_Wtick() > 0 && MPI_Wtick() < 1);
+    int *tag_ub = NULL;
+    OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag));
+    CHECK(flag && tag_ub && *tag_ub >= 32767);
+    void *mem = NULL;
+    OK(MPI_Alloc_mem(1024, MPI_INFO_NULL, &mem));
+    CHECK(mem != NULL);
+    memset(mem, 1, 1024);
+    OK(MPI_Free_mem(mem));
+}
+
+static void errors(void)
+{
+    /* every class has a string; codes added by the program have theirs */
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0, cls = -1;
+    for (int c = MPI_SUCCESS; c <= MPI_ERR_RMA_FLAVOR; c++) {
+        CHECK(MPI_Error_string(c, text, &len) == MPI_SUCCESS && len > 0);
+        CHECK(MPI_Error_class(c, &cls) == MPI_SUCCESS && cls == c);
+    }
+    int mine = 0, code = 0;
+    OK(MPI_Add_error_class(&mine));
+    OK(MPI_Add_error_code(mine, &code));
+    OK(MPI_Add_error_string(code, "a code of the test's own"));
+    OK(MPI_Error_string(code, text, &len));
+    CHECK(strcmp(text, "a code of the test's own") == 0);
+    int *last = NULL, flag = 0;
+    OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
+    CHECK(flag && *last >= code);
+
+    /* bad arguments come back as their class (the handler returns) */
+    int x = 0;
+    CHECK(class_of(MPI_Send(&x, 1, MPI_INT, np, 0, MPI_COMM_WORLD)) == MPI_ERR_RANK);
+    CHECK(class_of(MPI_Send(&x, 1, MPI_INT, 0, -5, MPI_COMM_WORLD)) == MPI_ERR_TAG);
+    CHECK(class_of(MPI_Send(&x, -1, MPI_INT, 0, 0, MPI_COMM_WORLD)) == MPI_ERR_COUNT);
+    CHECK(class_of(MPI_Send(&x, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD)) == MPI_ERR_TYPE);
+    CHECK(class_of(MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_NULL)) == MPI_ERR_COMM);
+    CHECK(class_of(MPI_Bcast(&x, 1, MPI_INT, np + 3, MPI_COMM_WORLD)) == MPI_ERR_ROOT);
+    CHECK(class_of(MPI_Allreduce(&x, &x, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD)) ==
+          MPI_ERR_OP);
+    MPI_Request bogus = MPI_REQUEST_NULL;
+    MPI_Status st;
+    OK(MPI_Wait(&bogus, &st));   /* a null request is complete */
+    CHECK(st.MPI_SOURCE == MPI_ANY_SOURCE && st.MPI_TAG == MPI_ANY_TAG);
+    /* a function ordo-mpi leaves out says so through the handler */
+    MPI_File fh;
+    int rc = MPI_File_open(MPI_COMM_SELF, "x", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    CHECK(class_of(rc) == MPI_ERR_UNSUPPORTED_OPERATION);
+
+    /* a handler of the program's own is called with the code */
+    MPI_Comm dup;
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    MPI_Errhandler eh, got;
+    OK(MPI_Comm_create_errhandler(on_error, &eh));
+    OK(MPI_Comm_set_errhandler(dup, eh));
+    OK(MPI_Comm_get_errhandler(dup, &got));
+    CHECK(got == eh);
+    OK(MPI_Errhandler_free(&got));
+    OK(MPI_Errhandler_free(&eh));
+    CHECK(eh == MPI_ERRHANDLER_NULL);
+    handler_calls = 0;
+    rc = MPI_Send(&x, 1, MPI_INT, np + 1, 0, dup);
+    CHECK(handler_calls == 1 && class_of(handler_code) == MPI_ERR_RANK && rc == handler_code);
+    OK(MPI_Comm_call_errhandler(dup, code));
+    CHECK(handler_calls == 2 && handler_code == code);
+    OK(MPI_Comm_free(&dup));
+    CHECK(dup == MPI_COMM_NULL);
+}
+
+static void info(void)
+{
+    MPI_Info in, copy;
+    OK(MPI_Info_create(&in));
+    OK(MPI_Info_set(in, "alpha", "1"));
+    OK(MPI_Info_set(in, "beta", "two"));
+    OK(MPI_Info_set(in, "alpha", "one"));
+    int n = 0, flag = 0, buflen = MPI_MAX_INFO_VAL;
+    OK(MPI_Info_get_nkeys(in, &n));
+    CHECK(n == 2);
+    char key[MPI_MAX_INFO_KEY], val[MPI_MAX_INFO_VAL];
+    OK(MPI_Info_get_nthkey(in, 1, key));
+    CHECK(strcmp(key, "beta") == 0);
+    OK(MPI_Info_get_string(in, "alpha", &buflen, val, &flag));
+    CHECK(flag && strcmp(val, "one") == 0 && buflen == 4);
+    OK(MPI_Info_dup(in, &copy));
+    OK(MPI_Info_delete(in, "alpha"));
+    buflen = MPI_MAX_INFO_VAL;
+    OK(MPI_Info_get_string(in, "alpha", &buflen, val, &flag));
+    CHECK(!flag);
+    buflen = MPI_MAX_INFO_VAL;
+    OK(MPI_Info_get_string(copy, "alpha", &buflen, val, &flag));
+    CHECK(flag && strcmp(val, "one") == 0);
+    CHECK(class_of(MPI_Info_delete(in, "nothing")) == MPI_ERR_INFO_NOKEY);
+    OK(MPI_Info_free(&in));
+    OK(MPI_Info_free(&copy));
+    CHECK(in == MPI_INFO_NULL);
+}
+
+static void comms(void)
+{
+    int size = 0, rank = -1, result = 0;
+    OK(MPI_Comm_size(MPI_COMM_SELF, &size));
+    OK(MPI_Comm_rank(MPI_COMM_SELF, &rank));
+    CHECK(size == 1 && rank == 0);
+    /* a message to oneself on MPI_COMM_SELF */
+    int out = 5 + me, in = -1;
+    OK(MPI_Sendrecv(&out, 1, MPI_INT, 0, 3, &in, 1, MPI_INT, 0, 3, MPI_COMM_SELF,
+                    MPI_STATUS_IGNORE));
+    CHECK(in == out);
+
+    MPI_Comm dup, split, rev, created, shared;
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    OK(MPI_Comm_compare(MPI_COMM_WORLD, dup, &result));
+    CHECK(result == MPI_CONGRUENT);
+    OK(MPI_Comm_compare(dup, dup, &result));
+    CHECK(result == MPI_IDENT);
+    /* messages on dup never match receives on the world */
+    if (np > 1) {
+        int a = 1, b = 2, ra = 0, rb = 0;
+        if (me == 0) {
+            OK(MPI_Send(&a, 1, MPI_INT, 1, 9, dup));
+            OK(MPI_Send(&b, 1, MPI_INT, 1, 9, MPI_COMM_WORLD));
+        } else if (me == 1) {
+            OK(MPI_Recv(&rb, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            OK(MPI_Recv(&ra, 1, MPI_INT, 0, 9, dup, MPI_STATUS_IGNORE));
+            CHECK(ra == 1 && rb == 2);
+        }
+    }
+    /* split by parity, ranked in reverse */
+    OK(MPI_Comm_split(MPI_COMM_WORLD, me % 2, -me, &split));
+    OK(MPI_Comm_size(split, &size));
+    OK(MPI_Comm_rank(split, &rank));
+    CHECK(size == (np + 1 - me % 2) / 2);
+    CHECK(rank == (size - 1) - me / 2);
+    int sum = 0;
+    OK(MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, split));
+    int want = 0;
+    for (int r = me % 2; r < np; r += 2)
+        want += r;
+    CHECK(sum == want);
+    /* rank 0 of the split is the highest world rank of the colour: its
+     * broadcast reaches everyone in it */
+    int root_val = rank == 0 ? me : -1;
+    OK(MPI_Bcast(&root_val, 1, MPI_INT, 0, split));
+    CHECK(root_val == ((np - 1) % 2 == me % 2 ? np - 1 : np - 2));
+    OK(MPI_Comm_free(&split));
+    OK(MPI_Comm_split(MPI_COMM_WORLD, me == 0 ? MPI_UNDEFINED : 1, 0, &rev));
+    CHECK((me == 0) == (rev == MPI_COMM_NULL));
+    if (rev != MPI_COMM_NULL)
+        OK(MPI_Comm_free(&rev));
+    CHECK(class_of(MPI_Comm_split(MPI_COMM_WORLD, -7, 0, &rev)) == MPI_ERR_ARG);
+
+    /* groups: the world reversed, made a communicator in that order */
+    MPI_Group world, reversed, evens, both, none;
+    OK(MPI_Comm_group(MPI_COMM_WORLD, &world));
+    int *ranks = malloc(sizeof(int) * (size_t)np);
+    for (int i = 0; i < np; i++)
+        ranks[i] = np - 1 - i;
+    OK(MPI_Group_incl(world, np, ranks, &reversed));
+    OK(MPI_Group_rank(reversed, &rank));
+    CHECK(rank == np - 1 - me);
+    OK(MPI_Group_compare(world, reversed, &result));
+    CHECK(result == (np == 1 ? MPI_IDENT : MPI_SIMILAR));
+    int tr[1] = {0}, out_rank[1] = {-1};
+    OK(MPI_Group_translate_ranks(reversed, 1, tr, world, out_rank));
+    CHECK(out_rank[0] == np - 1);
+    OK(MPI_Comm_create(MPI_COMM_WORLD, reversed, &created));
+    OK(MPI_Comm_rank(created, &rank));
+    CHECK(rank == np - 1 - me);
+    int first = -1;
+    if (rank == 0)
+        first = me;
+    OK(MPI_Bcast(&first, 1, MPI_INT, 0, created));
+    CHECK(first == np - 1);
+    OK(MPI_Comm_free(&created));
+    int neven = (np + 1) / 2;
+    for (int i = 0; i < neven; i++)
+        ranks[i] = 2 * i;
+    OK(MPI_Group_incl(world, neven, ranks, &evens));
+    OK(MPI_Comm_create_group(MPI_COMM_WORLD, evens, 7, &created));
+    CHECK((me % 2 == 0) == (created != MPI_COMM_NULL));
+    if (created != MPI_COMM_NULL) {
+        OK(MPI_Comm_size(created, &size));
+        CHECK(size == neven);
+        OK(MPI_Barrier(created));
+        OK(MPI_Comm_free(&created));
+    }
+    OK(MPI_Group_union(evens, reversed, &both));
+    OK(MPI_Group_size(both, &size));
+    CHECK(size == np);
+    OK(MPI_Group_difference(evens, world, &none));
+    CHECK(none == MPI_GROUP_EMPTY);
+    OK(MPI_Group_free(&both));
+    OK(MPI_Group_free(&evens));
+    OK(MPI_Group_free(&reversed));
+    OK(MPI_Group_free(&world));
+    free(ranks);
+
+    /* the node */
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared));
+    OK(MPI_Comm_size(shared, &size));
+    CHECK(size >= 1 && size <= np);
+    OK(MPI_Comm_free(&shared));
+
+    /* names, info hints */
+    char name[MPI_MAX_OBJECT_NAME];
+    int len = 0;
+    OK(MPI_Comm_get_name(MPI_COMM_WORLD, name, &len));
+    CHECK(strcmp(name, "MPI_COMM_WORLD") == 0);
+    OK(MPI_Comm_set_name(dup, "dup"));
+    OK(MPI_Comm_get_name(dup, name, &len));
+    CHECK(strcmp(name, "dup") == 0 && len == 3);
+    MPI_Info hints, used;
+    OK(MPI_Info_create(&hints));
+    OK(MPI_Info_set(hints, "mpi_assert_allow_overtaking", "true"));
+    MPI_Comm fast;
+    OK(MPI_Comm_dup_with_info(MPI_COMM_WORLD, hints, &fast));
+    OK(MPI_Comm_get_info(fast, &used));
+    char val[MPI_MAX_INFO_VAL];
+    int flag = 0, buflen = MPI_MAX_INFO_VAL;
+    OK(MPI_Info_get_string(used, "mpi_assert_allow_overtaking", &buflen, val, &flag));
+    CHECK(flag && strcmp(val, "true") == 0);
+    OK(MPI_Info_free(&used));
+    OK(MPI_Info_free(&hints));
+    /* an overtaking communicator still delivers every message */
+    if (np > 1 && me < 2) {
+        int peer = 1 - me, got[16], sent[16];
+        MPI_Request reqs[32];
+        for (int i = 0; i < 16; i++) {
+            sent[i] = i;
+            OK(MPI_Irecv(&got[i], 1, MPI_INT, peer, 4, fast, &reqs[i]));
+        }
+        for (int i = 0; i < 16; i++)
+            OK(MPI_Isend(&sent[i], 1, MPI_INT, peer, 4, fast, &reqs[16 + i]));
+        OK(MPI_Waitall(32, reqs, MPI_STATUSES_IGNORE));
+        int seen = 0;
+        for (int i = 0; i < 16; i++)
+            seen |= 1 << got[i];
+        CHECK(seen == 0xffff);
+    }
+    OK(MPI_Comm_free(&fast));
+
+    /* attributes, copied by dup when the key says so */
+    int key = MPI_KEYVAL_INVALID, *got_val = NULL;
+    static int value = 77;
+    OK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &key, NULL));
+    OK(MPI_Comm_set_attr(dup, key, &value));
+    MPI_Comm dup2;
+    OK(MPI_Comm_dup(dup, &dup2));
+    OK(MPI_Comm_get_attr(dup2, key, &got_val, &flag));
+    CHECK(flag && got_val == &value);
+    OK(MPI_Comm_delete_attr(dup2, key));
+    OK(MPI_Comm_get_attr(dup2, key, &got_val, &flag));
+    CHECK(!flag);
+    OK(MPI_Comm_free_keyval(&key));
+    OK(MPI_Comm_free(&dup2));
+    OK(MPI_Comm_free(&dup));
+    CHECK(class_of(MPI_Comm_free(&dup)) == MPI_ERR_COMM);
+}
+
+int main(int argc, char **argv)
+{
+    mpi_test_init(&argc, &argv);
+    environment();
+    errors();
+    info();
+    comms();
+    return mpi_test_report("mpi_env");
+}

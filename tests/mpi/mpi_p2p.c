@@ -1,0 +1,273 @@
+/* MPI conformance: point-to-point.  Every send mode, blocking, immediate
+ * and persistent; receives with wildcards; probes and matched probes; the
+ * wait / test family; cancel; MPI_PROC_NULL; truncation; derived types on
+ * the wire.  Pairs exchange: rank r with r ^ 1 (an odd last rank alone
+ * checks what needs no partner). */
+#include "mpi_harness.h"
+
+static int peer;
+static MPI_Comm pairs;   /* the ranks that have a partner */
+
+static void modes(void)
+{
+    int out[4] = {1, 2, 3, 4}, in[4] = {0};
+    MPI_Status st;
+    int count = -1;
+    /* blocking, each mode; the even rank sends first */
+    for (int mode = 0; mode < 4; mode++) {
+        memset(in, 0, sizeof(in));
+        if (me % 2 == 0) {
+            switch (mode) {
+            case 0: OK(MPI_Send(out, 4, MPI_INT, peer, mode, MPI_COMM_WORLD)); break;
+            case 1: OK(MPI_Ssend(out, 4, MPI_INT, peer, mode, MPI_COMM_WORLD)); break;
+            case 2: OK(MPI_Rsend(out, 4, MPI_INT, peer, mode, MPI_COMM_WORLD)); break;
+            default: {
+                int size = 0;
+                OK(MPI_Pack_size(4, MPI_INT, MPI_COMM_WORLD, &size));
+                size += MPI_BSEND_OVERHEAD;
+                void *buf = malloc((size_t)size);
+                OK(MPI_Buffer_attach(buf, size));
+                /* a message larger than the buffer does not fit */
+                static int big[1024];
+                CHECK(class_of(MPI_Bsend(big, 1024, MPI_INT, peer, mode, MPI_COMM_WORLD)) ==
+                      MPI_ERR_BUFFER);
+                OK(MPI_Bsend(out, 4, MPI_INT, peer, mode, MPI_COMM_WORLD));
+                void *back = NULL;
+                int back_size = 0;
+                OK(MPI_Buffer_detach(&back, &back_size));
+                CHECK(back == buf && back_size == size);
+                free(buf);
+            }
+            }
+        } else {
+            if (mode == 2)   /* ready mode: the receive is posted first */
+                OK(MPI_Recv(in, 4, MPI_INT, peer, mode, MPI_COMM_WORLD, &st));
+            else
+                OK(MPI_Recv(in, 4, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
+            CHECK(st.MPI_SOURCE == peer && st.MPI_TAG == mode);
+            OK(MPI_Get_count(&st, MPI_INT, &count));
+            CHECK(count == 4 && in[3] == 4);
+        }
+        OK(MPI_Barrier(pairs));
+    }
+}
+
+static void synchronous(void)
+{
+    /* an Issend does not complete before its receive is posted */
+    int v = 11, got = 0, flag = 1;
+    MPI_Request req;
+    if (me % 2 == 0) {
+        OK(MPI_Issend(&v, 1, MPI_INT, peer, 20, MPI_COMM_WORLD, &req));
+        for (int i = 0; i < 200 && flag; i++)
+            OK(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
+        CHECK(flag == 0);
+        OK(MPI_Barrier(pairs));
+        OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        CHECK(req == MPI_REQUEST_NULL);
+    } else {
+        OK(MPI_Barrier(pairs));
+        OK(MPI_Recv(&got, 1, MPI_INT, peer, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK(got == 11);
+    }
+}
+
+static void immediate(void)
+{
+    enum { N = 24 };
+    int out[N], in[N];
+    MPI_Request reqs[2 * N];
+    MPI_Status sts[2 * N];
+    for (int i = 0; i < N; i++) {
+        out[i] = 100 * me + i;
+        in[i] = -1;
+        OK(MPI_Irecv(&in[i], 1, MPI_INT, peer, i, MPI_COMM_WORLD, &reqs[i]));
+    }
+    for (int i = 0; i < N; i++)
+        OK(MPI_Isend(&out[i], 1, MPI_INT, peer, i, MPI_COMM_WORLD, &reqs[N + i]));
+    /* waitany until half, then waitsome, then waitall */
+    int done = 0;
+    while (done < N / 2) {
+        int idx = -1;
+        OK(MPI_Waitany(2 * N, reqs, &idx, &sts[0]));
+        CHECK(idx >= 0 && idx < 2 * N && reqs[idx] == MPI_REQUEST_NULL);
+        if (idx < N)
+            CHECK(sts[0].MPI_SOURCE == peer && sts[0].MPI_TAG == idx);
+        done++;
+    }
+    int outcount = 0, idxs[2 * N];
+    OK(MPI_Waitsome(2 * N, reqs, &outcount, idxs, sts));
+    CHECK(outcount >= 1 || outcount == MPI_UNDEFINED);
+    OK(MPI_Waitall(2 * N, reqs, sts));
+    for (int i = 0; i < 2 * N; i++)
+        CHECK(reqs[i] == MPI_REQUEST_NULL);
+    for (int i = 0; i < N; i++)
+        CHECK(in[i] == 100 * peer + i);
+    /* all null: waitany says MPI_UNDEFINED, testall is true */
+    int idx = 0, flag = 0;
+    OK(MPI_Waitany(2 * N, reqs, &idx, MPI_STATUS_IGNORE));
+    CHECK(idx == MPI_UNDEFINED);
+    OK(MPI_Testall(2 * N, reqs, &flag, MPI_STATUSES_IGNORE));
+    CHECK(flag == 1);
+}
+
+static void persistent(void)
+{
+    int out = 0, in = -1;
+    MPI_Request reqs[2];
+    OK(MPI_Recv_init(&in, 1, MPI_INT, peer, 30, MPI_COMM_WORLD, &reqs[0]));
+    OK(MPI_Send_init(&out, 1, MPI_INT, peer, 30, MPI_COMM_WORLD, &reqs[1]));
+    for (int round = 0; round < 5; round++) {
+        out = 1000 * me + round;
+        OK(MPI_Startall(2, reqs));
+        CHECK(class_of(MPI_Start(&reqs[0])) == MPI_ERR_REQUEST);   /* already active */
+        OK(MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE));
+        CHECK(reqs[0] != MPI_REQUEST_NULL && reqs[1] != MPI_REQUEST_NULL);
+        CHECK(in == 1000 * peer + round);
+    }
+    /* an inactive persistent request waits as complete, status empty */
+    MPI_Status st;
+    OK(MPI_Wait(&reqs[0], &st));
+    CHECK(st.MPI_TAG == MPI_ANY_TAG && reqs[0] != MPI_REQUEST_NULL);
+    OK(MPI_Request_free(&reqs[0]));
+    OK(MPI_Request_free(&reqs[1]));
+    CHECK(reqs[0] == MPI_REQUEST_NULL);
+}
+
+static void probes(void)
+{
+    int out[3] = {7, 8, 9}, in[3] = {0};
+    MPI_Status st;
+    int flag = 0, count = 0;
+    OK(MPI_Send(out, 3, MPI_INT, peer, 40, MPI_COMM_WORLD));
+    OK(MPI_Probe(peer, 40, MPI_COMM_WORLD, &st));
+    OK(MPI_Get_count(&st, MPI_INT, &count));
+    CHECK(st.MPI_SOURCE == peer && st.MPI_TAG == 40 && count == 3);
+    OK(MPI_Iprobe(MPI_ANY_SOURCE, 40, MPI_COMM_WORLD, &flag, &st));
+    CHECK(flag && st.MPI_TAG == 40);
+    OK(MPI_Recv(in, 3, MPI_INT, peer, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK(in[2] == 9);
+    OK(MPI_Iprobe(peer, 40, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
+    CHECK(!flag);
+
+    /* matched probes: the message found is the one received */
+    MPI_Message msg;
+    OK(MPI_Send(out, 2, MPI_INT, peer, 41, MPI_COMM_WORLD));
+    OK(MPI_Send(out, 3, MPI_INT, peer, 42, MPI_COMM_WORLD));
+    OK(MPI_Mprobe(peer, 42, MPI_COMM_WORLD, &msg, &st));
+    OK(MPI_Get_count(&st, MPI_INT, &count));
+    CHECK(count == 3 && msg != MPI_MESSAGE_NULL);
+    memset(in, 0, sizeof(in));
+    OK(MPI_Mrecv(in, 3, MPI_INT, &msg, &st));
+    CHECK(msg == MPI_MESSAGE_NULL && in[2] == 9 && st.MPI_TAG == 42);
+    flag = 0;
+    while (!flag)
+        OK(MPI_Improbe(peer, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &msg, &st));
+    CHECK(st.MPI_TAG == 41);
+    MPI_Request req;
+    memset(in, 0, sizeof(in));
+    OK(MPI_Imrecv(in, 3, MPI_INT, &msg, &req));
+    OK(MPI_Wait(&req, &st));
+    OK(MPI_Get_count(&st, MPI_INT, &count));
+    CHECK(count == 2 && in[1] == 8 && in[2] == 0);
+    OK(MPI_Mprobe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &msg, &st));
+    CHECK(msg == MPI_MESSAGE_NO_PROC && st.MPI_SOURCE == MPI_PROC_NULL);
+    OK(MPI_Mrecv(in, 1, MPI_INT, &msg, &st));
+    CHECK(msg == MPI_MESSAGE_NULL);
+}
+
+static void edges(void)
+{
+    /* MPI_PROC_NULL: at once, source MPI_PROC_NULL, nothing received */
+    int v = 5, count = -1;
+    MPI_Status st;
+    OK(MPI_Send(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD));
+    OK(MPI_Recv(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &st));
+    OK(MPI_Get_count(&st, MPI_INT, &count));
+    CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG && count == 0 && v == 5);
+
+    /* a cancelled receive that never matched */
+    MPI_Request req;
+    int flag = 0;
+    OK(MPI_Irecv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 999, MPI_COMM_WORLD, &req));
+    OK(MPI_Cancel(&req));
+    OK(MPI_Wait(&req, &st));
+    OK(MPI_Test_cancelled(&st, &flag));
+    CHECK(flag == 1);
+
+    /* Sendrecv_replace around a ring */
+    int token = me;
+    OK(MPI_Sendrecv_replace(&token, 1, MPI_INT, (me + 1) % np, 50, (me - 1 + np) % np, 50,
+                            MPI_COMM_WORLD, &st));
+    CHECK(token == (me - 1 + np) % np && st.MPI_SOURCE == (me - 1 + np) % np);
+}
+
+static void truncation(void)
+{
+    int out[4] = {1, 2, 3, 4}, in[4] = {0, 0, 0, -1};
+    MPI_Status st;
+    if (me % 2 == 0) {
+        OK(MPI_Send(out, 4, MPI_INT, peer, 60, MPI_COMM_WORLD));
+    } else {
+        int rc = MPI_Recv(in, 2, MPI_INT, peer, 60, MPI_COMM_WORLD, &st);
+        CHECK(class_of(rc) == MPI_ERR_TRUNCATE);
+        CHECK(in[0] == 1 && in[1] == 2 && in[2] == 0 && in[3] == -1);   /* nothing past */
+    }
+}
+
+static void derived(void)
+{
+    /* a column of a 4x4 matrix goes out as a vector, lands contiguous */
+    double m[4][4], col[4] = {0};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            m[i][j] = 10 * i + j + me;
+    MPI_Datatype column;
+    OK(MPI_Type_vector(4, 1, 4, MPI_DOUBLE, &column));
+    OK(MPI_Type_commit(&column));
+    MPI_Request req;
+    OK(MPI_Irecv(col, 4, MPI_DOUBLE, peer, 70, MPI_COMM_WORLD, &req));
+    OK(MPI_Send(&m[0][2], 1, column, peer, 70, MPI_COMM_WORLD));
+    MPI_Status st;
+    OK(MPI_Wait(&req, &st));
+    for (int i = 0; i < 4; i++)
+        CHECK(col[i] == 10 * i + 2 + peer);
+    /* and back: contiguous out, received into the column of a matrix */
+    double back[4][4] = {{0}};
+    OK(MPI_Irecv(&back[0][1], 1, column, peer, 71, MPI_COMM_WORLD, &req));
+    OK(MPI_Type_free(&column));   /* the receive holds what it needs */
+    OK(MPI_Send(col, 4, MPI_DOUBLE, peer, 71, MPI_COMM_WORLD));
+    OK(MPI_Wait(&req, &st));
+    int elements = 0;
+    OK(MPI_Get_elements(&st, MPI_DOUBLE, &elements));
+    CHECK(elements == 4);
+    for (int i = 0; i < 4; i++)
+        CHECK(back[i][1] == 10 * i + 2 + me && back[i][0] == 0 && back[i][2] == 0);
+}
+
+int main(int argc, char **argv)
+{
+    mpi_test_init(&argc, &argv);
+    peer = me ^ 1;
+    int paired = peer < np;
+
+    MPI_Comm_split(MPI_COMM_WORLD, paired, me, &pairs);
+    if (paired) {
+        modes();
+        synchronous();
+        immediate();
+        persistent();
+        probes();
+        truncation();
+        derived();
+    } else {
+        peer = me;   /* alone: what works with oneself */
+        immediate();
+        persistent();
+        probes();
+        derived();
+    }
+    MPI_Comm_free(&pairs);
+    edges();
+    return mpi_test_report("mpi_p2p");
+}

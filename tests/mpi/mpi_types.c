@@ -1,0 +1,142 @@
+/* MPI conformance: datatypes.  Sizes, extents and bounds of every
+ * constructor; pack / unpack through them; a struct type on the wire. */
+#include <stddef.h>
+
+#include "mpi_harness.h"
+
+static void check_type(MPI_Datatype t, MPI_Count size, MPI_Aint lb, MPI_Aint extent,
+                       MPI_Aint true_lb, MPI_Aint true_extent, int line)
+{
+    int s = -1;
+    MPI_Aint l = -1, e = -1, tl = -1, te = -1;
+    MPI_Type_size(t, &s);
+    MPI_Type_get_extent(t, &l, &e);
+    MPI_Type_get_true_extent(t, &tl, &te);
+    if (s != size || l != lb || e != extent || tl != true_lb || te != true_extent) {
+        fprintf(stderr, "[rank %d] line %d: size %d lb %ld extent %ld true %ld %ld; wanted "
+                        "%lld %ld %ld %ld %ld\n", me, line, s, (long)l, (long)e, (long)tl,
+                (long)te, (long long)size, (long)lb, (long)extent, (long)true_lb,
+                (long)true_extent);
+        failures++;
+    }
+}
+
+#define TYPE_IS(t, ...) check_type(t, __VA_ARGS__, __LINE__)
+
+static void predefined(void)
+{
+    TYPE_IS(MPI_INT, 4, 0, 4, 0, 4);
+    TYPE_IS(MPI_DOUBLE, 8, 0, 8, 0, 8);
+    TYPE_IS(MPI_CHAR, 1, 0, 1, 0, 1);
+    TYPE_IS(MPI_INT64_T, 8, 0, 8, 0, 8);
+    TYPE_IS(MPI_C_DOUBLE_COMPLEX, 16, 0, 16, 0, 16);
+    TYPE_IS(MPI_2INT, 8, 0, 8, 0, 8);
+    TYPE_IS(MPI_DOUBLE_INT, 12, 0, 16, 0, 12);
+    TYPE_IS(MPI_SHORT_INT, 6, 0, 8, 0, 8);
+    TYPE_IS(MPI_AINT, sizeof(MPI_Aint), 0, sizeof(MPI_Aint), 0, sizeof(MPI_Aint));
+    char name[MPI_MAX_OBJECT_NAME];
+    int len = 0;
+    OK(MPI_Type_get_name(MPI_UNSIGNED_LONG, name, &len));
+    CHECK(strcmp(name, "MPI_UNSIGNED_LONG") == 0);
+    MPI_Datatype t = MPI_INT;
+    CHECK(class_of(MPI_Type_free(&t)) == MPI_ERR_TYPE);
+}
+
+static void constructors(void)
+{
+    MPI_Datatype contig, vec, hvec, idx, hidx, blk, resized, dup;
+    OK(MPI_Type_contiguous(3, MPI_INT, &contig));
+    TYPE_IS(contig, 12, 0, 12, 0, 12);
+    OK(MPI_Type_vector(3, 2, 5, MPI_INT, &vec));   /* 2 of every 5 ints, 3 times */
+    TYPE_IS(vec, 24, 0, 48, 0, 48);
+    OK(MPI_Type_create_hvector(2, 1, 100, MPI_DOUBLE, &hvec));
+    TYPE_IS(hvec, 16, 0, 108, 0, 108);
+    int lens[3] = {1, 2, 1}, displs[3] = {4, 0, 8};
+    OK(MPI_Type_indexed(3, lens, displs, MPI_INT, &idx));
+    TYPE_IS(idx, 16, 0, 36, 0, 36);
+    MPI_Aint hdispls[2] = {16, 0};
+    int hlens[2] = {1, 1};
+    OK(MPI_Type_create_hindexed(2, hlens, hdispls, MPI_DOUBLE, &hidx));
+    TYPE_IS(hidx, 16, 0, 24, 0, 24);
+    int bdispls[2] = {1, 3};
+    OK(MPI_Type_create_indexed_block(2, 2, bdispls, MPI_SHORT, &blk));
+    TYPE_IS(blk, 8, 2, 8, 2, 8);
+    OK(MPI_Type_create_resized(MPI_INT, -4, 16, &resized));
+    TYPE_IS(resized, 4, -4, 16, 0, 4);
+    OK(MPI_Type_dup(vec, &dup));
+    TYPE_IS(dup, 24, 0, 48, 0, 48);
+
+    /* a struct as C lays it out: its extent is padded to its alignment */
+    struct rec {
+        char c;
+        double d;
+        int i;
+    };
+    int slens[3] = {1, 1, 1};
+    MPI_Aint sdispls[3] = {offsetof(struct rec, c), offsetof(struct rec, d),
+                           offsetof(struct rec, i)};
+    MPI_Datatype stypes[3] = {MPI_CHAR, MPI_DOUBLE, MPI_INT}, st;
+    OK(MPI_Type_create_struct(3, slens, sdispls, stypes, &st));
+    TYPE_IS(st, 13, 0, (MPI_Aint)sizeof(struct rec), 0, 20);
+    OK(MPI_Type_commit(&st));
+    OK(MPI_Type_set_name(st, "rec"));
+    char name[MPI_MAX_OBJECT_NAME];
+    int len = 0;
+    OK(MPI_Type_get_name(st, name, &len));
+    CHECK(strcmp(name, "rec") == 0);
+
+    /* an uncommitted type cannot be used */
+    int x[48];
+    CHECK(class_of(MPI_Send(x, 1, vec, MPI_PROC_NULL, 0, MPI_COMM_WORLD)) == MPI_ERR_TYPE);
+    OK(MPI_Type_commit(&vec));
+
+    /* pack and unpack through the vector */
+    int src[15], dst[15], packed[6], pos = 0;
+    for (int i = 0; i < 15; i++) {
+        src[i] = i;
+        dst[i] = -1;
+    }
+    MPI_Datatype vec5;
+    OK(MPI_Type_vector(3, 2, 5, MPI_INT, &vec5));
+    OK(MPI_Type_commit(&vec5));
+    OK(MPI_Pack(src, 1, vec5, packed, sizeof(packed), &pos, MPI_COMM_WORLD));
+    CHECK(pos == 24);
+    CHECK(packed[0] == 0 && packed[1] == 1 && packed[2] == 5 && packed[3] == 6 &&
+          packed[4] == 10 && packed[5] == 11);
+    pos = 0;
+    OK(MPI_Unpack(packed, sizeof(packed), &pos, dst, 1, vec5, MPI_COMM_WORLD));
+    CHECK(dst[0] == 0 && dst[6] == 6 && dst[11] == 11 && dst[2] == -1 && dst[12] == -1);
+    pos = 20;
+    CHECK(class_of(MPI_Pack(src, 1, vec5, packed, sizeof(packed), &pos, MPI_COMM_WORLD)) ==
+          MPI_ERR_TRUNCATE);
+
+    /* structs on the wire, a ring */
+    struct rec out[2] = {{'a', 1.5, 7}, {'b', 2.5, 8}}, in[2];
+    memset(in, 0, sizeof(in));
+    for (int k = 0; k < 2; k++) {
+        out[k].c = (char)(out[k].c + me);
+        out[k].i += me;
+    }
+    MPI_Status status;
+    OK(MPI_Sendrecv(out, 2, st, (me + 1) % np, 5, in, 2, st, (me - 1 + np) % np, 5,
+                    MPI_COMM_WORLD, &status));
+    int from = (me - 1 + np) % np, count = 0;
+    CHECK(in[0].c == 'a' + from && in[1].d == 2.5 && in[1].i == 8 + from);
+    OK(MPI_Get_count(&status, st, &count));
+    CHECK(count == 2);
+    OK(MPI_Get_elements(&status, st, &count));
+    CHECK(count == 6);   /* mixed: each basic element counted */
+
+    MPI_Datatype all[] = {contig, vec, hvec, idx, hidx, blk, resized, dup, st, vec5};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        OK(MPI_Type_free(&all[i]));
+    CHECK(all[0] == MPI_DATATYPE_NULL);
+}
+
+int main(int argc, char **argv)
+{
+    mpi_test_init(&argc, &argv);
+    predefined();
+    constructors();
+    return mpi_test_report("mpi_types");
+}
