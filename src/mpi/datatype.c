@@ -211,31 +211,6 @@ int om_check_buffer(const void *buf, MPI_Count count, MPI_Datatype type,
     return MPI_SUCCESS;
 }
 
-void om_pack(const struct MPI_ABI_Datatype *t, const void *buf, MPI_Count count, void *out)
-{
-    char *o = out;
-    const char *b = buf;
-    for (MPI_Count e = 0; e < count; e++, b += t->extent)
-        for (int i = 0; i < t->nblocks; i++) {
-            memcpy(o, b + t->blocks[i].disp, t->blocks[i].len);
-            o += t->blocks[i].len;
-        }
-}
-
-void om_unpack(const struct MPI_ABI_Datatype *t, const void *in, size_t len, void *buf,
-               MPI_Count count)
-{
-    const char *p = in;
-    char *b = buf;
-    for (MPI_Count e = 0; e < count && len; e++, b += t->extent)
-        for (int i = 0; i < t->nblocks && len; i++) {
-            size_t n = t->blocks[i].len < len ? t->blocks[i].len : len;
-            memcpy(b + t->blocks[i].disp, p, n);
-            p += n;
-            len -= n;
-        }
-}
-
 /* ------------------------------------------------------------ building */
 
 typedef struct builder {
@@ -355,7 +330,7 @@ static int builder_finish(builder_t *b, int combiner, int pad_struct, MPI_Dataty
     return MPI_SUCCESS;
 }
 
-static int type_arg(MPI_Datatype h, struct MPI_ABI_Datatype **t, const char *func)
+int om_type_arg(MPI_Datatype h, struct MPI_ABI_Datatype **t, const char *func)
 {
     *t = om_type(h);
     if (!*t)
@@ -376,7 +351,7 @@ static int made(int rc, const char *func)
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct MPI_ABI_Datatype *o;
-    int rc = type_arg(oldtype, &o, "MPI_Type_contiguous");
+    int rc = om_type_arg(oldtype, &o, "MPI_Type_contiguous");
     if (rc)
         return rc;
     NEWTYPE_ARGS("MPI_Type_contiguous");
@@ -397,7 +372,7 @@ static int hvector(MPI_Count count, MPI_Count blocklength, MPI_Aint stride_bytes
                    MPI_Datatype oldtype, MPI_Datatype *newtype, int combiner, const char *func)
 {
     struct MPI_ABI_Datatype *o;
-    int rc = type_arg(oldtype, &o, func);
+    int rc = om_type_arg(oldtype, &o, func);
     if (rc)
         return rc;
     NEWTYPE_ARGS(func);
@@ -437,7 +412,7 @@ static int indexed(int count, const int *blocklengths, int one_length, const voi
                    MPI_Datatype *newtype, int combiner, const char *func)
 {
     struct MPI_ABI_Datatype *o;
-    int rc = type_arg(oldtype, &o, func);
+    int rc = om_type_arg(oldtype, &o, func);
     if (rc)
         return rc;
     NEWTYPE_ARGS(func);
@@ -530,7 +505,7 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                              MPI_Datatype *newtype)
 {
     struct MPI_ABI_Datatype *o;
-    int rc = type_arg(oldtype, &o, "MPI_Type_create_resized");
+    int rc = om_type_arg(oldtype, &o, "MPI_Type_create_resized");
     if (rc)
         return rc;
     NEWTYPE_ARGS("MPI_Type_create_resized");
@@ -552,7 +527,7 @@ OM_ALIAS(Type_create_resized)
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct MPI_ABI_Datatype *o;
-    int rc = type_arg(oldtype, &o, "MPI_Type_dup");
+    int rc = om_type_arg(oldtype, &o, "MPI_Type_dup");
     if (rc)
         return rc;
     NEWTYPE_ARGS("MPI_Type_dup");
@@ -597,7 +572,7 @@ OM_ALIAS(Type_free)
 int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
 {
     struct MPI_ABI_Datatype *t;
-    int rc = type_arg(datatype, &t, "MPI_Type_size");
+    int rc = om_type_arg(datatype, &t, "MPI_Type_size");
     if (rc)
         return rc;
     if (!size)
@@ -620,7 +595,7 @@ OM_ALIAS(Type_size)
 int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     struct MPI_ABI_Datatype *t;
-    int rc = type_arg(datatype, &t, "MPI_Type_get_extent");
+    int rc = om_type_arg(datatype, &t, "MPI_Type_get_extent");
     if (rc)
         return rc;
     if (!lb || !extent)
@@ -648,7 +623,7 @@ int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb,
                                 MPI_Count *true_extent)
 {
     struct MPI_ABI_Datatype *t;
-    int rc = type_arg(datatype, &t, "MPI_Type_get_true_extent");
+    int rc = om_type_arg(datatype, &t, "MPI_Type_get_true_extent");
     if (rc)
         return rc;
     if (!true_lb || !true_extent)
@@ -675,7 +650,7 @@ OM_ALIAS(Type_get_true_extent)
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
     struct MPI_ABI_Datatype *t;
-    int rc = type_arg(datatype, &t, "MPI_Type_set_name");
+    int rc = om_type_arg(datatype, &t, "MPI_Type_set_name");
     if (rc)
         return rc;
     if (!type_name || t->predefined)
@@ -689,7 +664,7 @@ OM_ALIAS(Type_set_name)
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
     struct MPI_ABI_Datatype *t;
-    int rc = type_arg(datatype, &t, "MPI_Type_get_name");
+    int rc = om_type_arg(datatype, &t, "MPI_Type_get_name");
     if (rc)
         return rc;
     if (!type_name || !resultlen)
@@ -700,128 +675,3 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     return MPI_SUCCESS;
 }
 OM_ALIAS(Type_get_name)
-
-int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    struct MPI_ABI_Datatype *t;
-    int rc = type_arg(datatype, &t, "MPI_Get_count");
-    if (rc)
-        return rc;
-    if (!status || !count)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Get_count", "a NULL argument");
-    size_t bytes = om_status_bytes(status);
-    if (t->size == 0)
-        *count = 0;
-    else
-        *count = bytes % t->size ? MPI_UNDEFINED : (MPI_Count)(bytes / t->size);
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Get_count_c)
-
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
-{
-    MPI_Count n = 0;
-    int rc = PMPI_Get_count_c(status, datatype, &n);
-    if (rc == MPI_SUCCESS && count)
-        *count = n > INT32_MAX ? MPI_UNDEFINED : (int)n;
-    return rc;
-}
-OM_ALIAS(Get_count)
-
-int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    struct MPI_ABI_Datatype *t;
-    int rc = type_arg(datatype, &t, "MPI_Get_elements");
-    if (rc)
-        return rc;
-    if (!status || !count)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Get_elements",
-                             "a NULL argument");
-    /* whole elements count all their basic elements; a part of one is
-     * counted where the type is of one basic type (a mixed type's part:
-     * MPI_UNDEFINED) */
-    size_t bytes = om_status_bytes(status);
-    if (t->size == 0) {
-        *count = 0;
-    } else {
-        size_t whole = bytes / t->size, rest = bytes % t->size;
-        size_t each = t->basic_count ? t->size / t->basic_count : 0;
-        if (rest == 0)
-            *count = (MPI_Count)(whole * t->nelems);
-        else if (each && rest % each == 0)
-            *count = (MPI_Count)(whole * t->nelems + rest / each);
-        else
-            *count = MPI_UNDEFINED;
-    }
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Get_elements_c)
-
-int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
-{
-    MPI_Count n = 0;
-    int rc = PMPI_Get_elements_c(status, datatype, &n);
-    if (rc == MPI_SUCCESS && count)
-        *count = n > INT32_MAX ? MPI_UNDEFINED : (int)n;
-    return rc;
-}
-OM_ALIAS(Get_elements)
-
-int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
-{
-    (void)comm;
-    struct MPI_ABI_Datatype *t;
-    int rc = type_arg(datatype, &t, "MPI_Pack_size");
-    if (rc)
-        return rc;
-    size_t bytes;
-    if (!size || om_type_bytes(t, incount, &bytes) != 0 || bytes > INT32_MAX)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Pack_size",
-                             "incount %d, or size NULL", incount);
-    *size = (int)bytes;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Pack_size)
-
-int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
-              int outsize, int *position, MPI_Comm comm)
-{
-    (void)comm;
-    struct MPI_ABI_Datatype *t;
-    int rc = type_arg(datatype, &t, "MPI_Pack");
-    if (rc)
-        return rc;
-    size_t bytes;
-    if (!position || incount < 0 || om_type_bytes(t, incount, &bytes) != 0)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Pack", "incount %d", incount);
-    if (*position < 0 || (size_t)*position + bytes > (size_t)outsize)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_TRUNCATE, "MPI_Pack",
-                             "%zu bytes at position %d pass outsize %d", bytes, *position,
-                             outsize);
-    om_pack(t, inbuf, incount, (char *)outbuf + *position);
-    *position += (int)bytes;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Pack)
-
-int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-                MPI_Datatype datatype, MPI_Comm comm)
-{
-    (void)comm;
-    struct MPI_ABI_Datatype *t;
-    int rc = type_arg(datatype, &t, "MPI_Unpack");
-    if (rc)
-        return rc;
-    size_t bytes;
-    if (!position || outcount < 0 || om_type_bytes(t, outcount, &bytes) != 0)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Unpack", "outcount %d",
-                             outcount);
-    if (*position < 0 || (size_t)*position + bytes > (size_t)insize)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_TRUNCATE, "MPI_Unpack",
-                             "%zu bytes at position %d pass insize %d", bytes, *position,
-                             insize);
-    om_unpack(t, (const char *)inbuf + *position, bytes, outbuf, outcount);
-    *position += (int)bytes;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Unpack)

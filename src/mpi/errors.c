@@ -106,7 +106,12 @@ int om_raise(om_on_t on, void *handle, int code, const char *func, const char *f
         if (c)
             h = c->errh;
     }
-    /* windows, files and sessions get handlers with their objects */
+    if (on == OM_ON_WIN) {
+        struct MPI_ABI_Win *w = om_win((MPI_Win)handle);
+        if (w)
+            h = w->errh;
+    }
+    /* files and sessions: the fatal handler (none of them is made here) */
     struct MPI_ABI_Errhandler *eh = errh_of(h);
     if (!eh)
         eh = &eh_fatal;
@@ -232,6 +237,27 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
     return MPI_SUCCESS;
 }
 OM_ALIAS(Comm_call_errhandler)
+
+int om_errh_kind(MPI_Errhandler h)
+{
+    struct MPI_ABI_Errhandler *eh = errh_of(h);
+    return !eh ? -1 : eh->predefined ? 0 : eh->win_fn ? 2 : 1;
+}
+
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    struct MPI_ABI_Win *w = om_win(win);
+    if (!w)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_WIN, "MPI_Win_call_errhandler",
+                             "not a window");
+    struct MPI_ABI_Errhandler *eh = errh_of(w->errh);
+    char what[64];
+    snprintf(what, sizeof(what), "MPI_Win_call_errhandler: error code %d", errorcode);
+    if (eh)
+        run_handler(eh, OM_ON_WIN, (void *)win, errorcode, what);
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Win_call_errhandler)
 
 void om_errh_retain(MPI_Errhandler h)
 {

@@ -37,6 +37,7 @@
 #define OM_MAGIC_ERRH  0x4f4d4548u
 #define OM_MAGIC_OP    0x4f4d4f50u
 #define OM_MAGIC_MSG   0x4f4d4d53u
+#define OM_MAGIC_WIN   0x4f4d5749u
 #define OM_MAGIC_DEAD  0xdeadbeefu
 
 /* An ordered list of world ranks: a group, and a communicator's members. */
@@ -159,6 +160,25 @@ struct MPI_ABI_Request {
 /* send modes */
 enum { OM_SEND_STD, OM_SEND_SYNC, OM_SEND_BUFFERED, OM_SEND_READY };
 
+/* Window: an ordo region with epochs, a relaxed stream for puts and gets,
+ * and the stream accumulates go on (win.c says which). */
+struct MPI_ABI_Win {
+    uint32_t       magic;
+    ordo_region_h  region;
+    ordo_stream_h  data, acc;
+    int            acc_relaxed;   /* accumulate_ordering=none: acc == data */
+    MPI_Comm       comm;
+    struct MPI_ABI_Group *group;  /* window rank -> world rank */
+    void          *base;
+    MPI_Aint       size;
+    int            disp_unit;
+    int           *units;         /* every rank's disp_unit */
+    int            flavor, model;
+    MPI_Errhandler errh;
+    MPI_Info       info;
+    char           name[MPI_MAX_OBJECT_NAME];
+};
+
 /* A matched message (MPI_Mprobe): the message is received at once into
  * memory of ours and copied out by MPI_Mrecv. */
 struct MPI_ABI_Message {
@@ -232,6 +252,8 @@ const char *om_info_lookup(MPI_Info info, const char *key);
 void om_types_init(void);
 void om_type_retain(struct MPI_ABI_Datatype *t);
 void om_type_release(struct MPI_ABI_Datatype *t);
+/* The datatype of a handle, or the MPI_ERR_TYPE raised naming func. */
+int om_type_arg(MPI_Datatype h, struct MPI_ABI_Datatype **t, const char *func);
 /* Bytes of count elements of type, or -1 when it overflows. */
 int om_type_bytes(struct MPI_ABI_Datatype *t, MPI_Count count, size_t *bytes_p);
 /* Pack count elements at buf into out (om_type_bytes long); unpack the
@@ -297,6 +319,14 @@ void om_comms_finalize(void);
 /* Error handlers are counted references */
 void om_errh_retain(MPI_Errhandler h);
 void om_errh_release(MPI_Errhandler h);
+
+/* An error handler's kind: 0 predefined, 1 the program's (communicator),
+ * 2 the program's (window), -1 not a handler */
+int om_errh_kind(MPI_Errhandler h);
+
+/* Windows */
+struct MPI_ABI_Win *om_win(MPI_Win win);
+int om_win_failed(MPI_Win win, ordo_status_t st, const char *func);
 
 /* Info: a copy (MPI_INFO_NULL for MPI_INFO_NULL), and its end */
 int om_info_dup_of(MPI_Info info, MPI_Info *out);

@@ -40,12 +40,6 @@ int PMPI_Abi_set_fortran_info(MPI_Info info)
 }
 OM_ALIAS(Abi_set_fortran_info)
 
-int PMPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Accumulate");
-}
-OM_ALIAS(Accumulate)
-
 int PMPI_Accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
     return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Accumulate_c");
@@ -364,12 +358,6 @@ int PMPI_Comm_spawn_multiple(int count, char* array_of_commands[], char** array_
 }
 OM_ALIAS(Comm_spawn_multiple)
 
-int PMPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Compare_and_swap");
-}
-OM_ALIAS(Compare_and_swap)
-
 int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Dims_create");
@@ -417,12 +405,6 @@ int PMPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Exscan_init_c");
 }
 OM_ALIAS(Exscan_init_c)
-
-int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Fetch_and_op");
-}
-OM_ALIAS(Fetch_and_op)
 
 int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
 {
@@ -988,18 +970,6 @@ int PMPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype s
 }
 OM_ALIAS(Gatherv_init_c)
 
-int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Get");
-}
-OM_ALIAS(Get)
-
-int PMPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Get_accumulate");
-}
-OM_ALIAS(Get_accumulate)
-
 int PMPI_Get_accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
     return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Get_accumulate_c");
@@ -1528,23 +1498,11 @@ int PMPI_Publish_name(const char* service_name, MPI_Info info, const char* port_
 }
 OM_ALIAS(Publish_name)
 
-int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Put");
-}
-OM_ALIAS(Put)
-
 int PMPI_Put_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Put_c");
 }
 OM_ALIAS(Put_c)
-
-int PMPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Raccumulate");
-}
-OM_ALIAS(Raccumulate)
 
 int PMPI_Raccumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request)
 {
@@ -1642,18 +1600,6 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
 }
 OM_ALIAS(Request_get_status_some)
 
-int PMPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Rget");
-}
-OM_ALIAS(Rget)
-
-int PMPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Rget_accumulate");
-}
-OM_ALIAS(Rget_accumulate)
-
 int PMPI_Rget_accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request)
 {
     return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Rget_accumulate_c");
@@ -1665,12 +1611,6 @@ int PMPI_Rget_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_d
     return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Rget_c");
 }
 OM_ALIAS(Rget_c)
-
-int PMPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Rput");
-}
-OM_ALIAS(Rput)
 
 int PMPI_Rput_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request)
 {
@@ -2350,23 +2290,11 @@ int PMPI_Unpublish_name(const char* service_name, MPI_Info info, const char* por
 }
 OM_ALIAS(Unpublish_name)
 
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Win_allocate");
-}
-OM_ALIAS(Win_allocate)
-
 int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Win_allocate_c");
 }
 OM_ALIAS(Win_allocate_c)
-
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Win_allocate_shared");
-}
-OM_ALIAS(Win_allocate_shared)
 
 int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win)
 {
@@ -2374,41 +2302,11 @@ int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
 }
 OM_ALIAS(Win_allocate_shared_c)
 
-int PMPI_Win_attach(MPI_Win win, void* base, MPI_Aint size)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_attach");
-}
-OM_ALIAS(Win_attach)
-
-int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_call_errhandler");
-}
-OM_ALIAS(Win_call_errhandler)
-
-int PMPI_Win_complete(MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_complete");
-}
-OM_ALIAS(Win_complete)
-
-int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Win_create");
-}
-OM_ALIAS(Win_create)
-
 int PMPI_Win_create_c(void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Win_create_c");
 }
 OM_ALIAS(Win_create_c)
-
-int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Win_create_dynamic");
-}
-OM_ALIAS(Win_create_dynamic)
 
 int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* win_copy_attr_fn, MPI_Win_delete_attr_function* win_delete_attr_fn, int* win_keyval, void* extra_state)
 {
@@ -2422,101 +2320,11 @@ int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
 }
 OM_ALIAS(Win_delete_attr)
 
-int PMPI_Win_detach(MPI_Win win, const void* base)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_detach");
-}
-OM_ALIAS(Win_detach)
-
-int PMPI_Win_fence(int assert, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_fence");
-}
-OM_ALIAS(Win_fence)
-
-int PMPI_Win_flush(int rank, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_flush");
-}
-OM_ALIAS(Win_flush)
-
-int PMPI_Win_flush_all(MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_flush_all");
-}
-OM_ALIAS(Win_flush_all)
-
-int PMPI_Win_flush_local(int rank, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_flush_local");
-}
-OM_ALIAS(Win_flush_local)
-
-int PMPI_Win_flush_local_all(MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_flush_local_all");
-}
-OM_ALIAS(Win_flush_local_all)
-
-int PMPI_Win_free(MPI_Win* win)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Win_free");
-}
-OM_ALIAS(Win_free)
-
 int PMPI_Win_free_keyval(int* win_keyval)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Win_free_keyval");
 }
 OM_ALIAS(Win_free_keyval)
-
-int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_get_attr");
-}
-OM_ALIAS(Win_get_attr)
-
-int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_get_errhandler");
-}
-OM_ALIAS(Win_get_errhandler)
-
-int PMPI_Win_get_group(MPI_Win win, MPI_Group* group)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_get_group");
-}
-OM_ALIAS(Win_get_group)
-
-int PMPI_Win_get_info(MPI_Win win, MPI_Info* info_used)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_get_info");
-}
-OM_ALIAS(Win_get_info)
-
-int PMPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_get_name");
-}
-OM_ALIAS(Win_get_name)
-
-int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_lock");
-}
-OM_ALIAS(Win_lock)
-
-int PMPI_Win_lock_all(int assert, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_lock_all");
-}
-OM_ALIAS(Win_lock_all)
-
-int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_post");
-}
-OM_ALIAS(Win_post)
 
 int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val)
 {
@@ -2524,68 +2332,8 @@ int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val)
 }
 OM_ALIAS(Win_set_attr)
 
-int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_set_errhandler");
-}
-OM_ALIAS(Win_set_errhandler)
-
-int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_set_info");
-}
-OM_ALIAS(Win_set_info)
-
-int PMPI_Win_set_name(MPI_Win win, const char* win_name)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_set_name");
-}
-OM_ALIAS(Win_set_name)
-
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_shared_query");
-}
-OM_ALIAS(Win_shared_query)
-
 int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint* size, MPI_Aint* disp_unit, void* baseptr)
 {
     return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_shared_query_c");
 }
 OM_ALIAS(Win_shared_query_c)
-
-int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_start");
-}
-OM_ALIAS(Win_start)
-
-int PMPI_Win_sync(MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_sync");
-}
-OM_ALIAS(Win_sync)
-
-int PMPI_Win_test(MPI_Win win, int* flag)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_test");
-}
-OM_ALIAS(Win_test)
-
-int PMPI_Win_unlock(int rank, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_unlock");
-}
-OM_ALIAS(Win_unlock)
-
-int PMPI_Win_unlock_all(MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_unlock_all");
-}
-OM_ALIAS(Win_unlock_all)
-
-int PMPI_Win_wait(MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_wait");
-}
-OM_ALIAS(Win_wait)

@@ -1,0 +1,313 @@
+/* MPI conformance: one-sided.  Every window kind (create, allocate,
+ * allocate_shared, dynamic), every synchronisation mode (fence, post /
+ * start / complete / wait, lock / unlock, lock_all, flushes), put, get,
+ * accumulate, get_accumulate, fetch_and_op, compare_and_swap and the
+ * request forms; derived types; errors as their class. */
+#include <stdint.h>
+
+#include "mpi_harness.h"
+
+static int right, left;
+
+static void fence_allocate(void)
+{
+    int *base = NULL;
+    MPI_Win win;
+    OK(MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base,
+                        &win));
+    for (int i = 0; i < 4; i++)
+        base[i] = -1;
+    OK(MPI_Win_fence(MPI_MODE_NOPRECEDE, win));
+    int mine[2] = {me, 10 * me};
+    OK(MPI_Put(mine, 2, MPI_INT, right, 1, 2, MPI_INT, win));   /* slots 1, 2 */
+    OK(MPI_Win_fence(0, win));
+    CHECK(base[0] == -1 && base[1] == left && base[2] == 10 * left && base[3] == -1);
+    int got[2] = {0};
+    OK(MPI_Get(got, 2, MPI_INT, left, 1, 2, MPI_INT, win));
+    OK(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
+    int ll = (left - 1 + np) % np;
+    CHECK(got[0] == ll && got[1] == 10 * ll);
+    /* attributes */
+    void *attr = NULL;
+    int flag = 0;
+    OK(MPI_Win_get_attr(win, MPI_WIN_BASE, &attr, &flag));
+    CHECK(flag && attr == base);
+    MPI_Aint *size = NULL;
+    OK(MPI_Win_get_attr(win, MPI_WIN_SIZE, &size, &flag));
+    CHECK(flag && *size == 4 * (MPI_Aint)sizeof(int));
+    int *unit = NULL, *flavor = NULL, *model = NULL;
+    OK(MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &unit, &flag));
+    CHECK(flag && *unit == (int)sizeof(int));
+    OK(MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag));
+    CHECK(flag && *flavor == MPI_WIN_FLAVOR_ALLOCATE);
+    OK(MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &flag));
+    CHECK(flag && *model == MPI_WIN_UNIFIED);
+    /* errors: outside an epoch, a bad rank, past the window */
+    OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    CHECK(class_of(MPI_Put(mine, 1, MPI_INT, right, 0, 1, MPI_INT, win)) == MPI_ERR_RMA_SYNC);
+    OK(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+    CHECK(class_of(MPI_Put(mine, 1, MPI_INT, np, 0, 1, MPI_INT, win)) == MPI_ERR_RANK);
+    CHECK(class_of(MPI_Put(mine, 2, MPI_INT, right, 3, 2, MPI_INT, win)) == MPI_ERR_RMA_RANGE);
+    OK(MPI_Put(mine, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win));
+    OK(MPI_Win_unlock(right, win));
+    CHECK(class_of(MPI_Win_unlock(right, win)) == MPI_ERR_RMA_SYNC);
+    OK(MPI_Win_free(&win));
+    CHECK(win == MPI_WIN_NULL);
+}
+
+static void passive_create(void)
+{
+    /* everyone writes its rank into rank 0's memory, slot me */
+    int *mem = calloc((size_t)np, sizeof(int));
+    MPI_Win win;
+    OK(MPI_Win_create(mem, np * (MPI_Aint)sizeof(int), sizeof(int), MPI_INFO_NULL,
+                      MPI_COMM_WORLD, &win));
+    int v = 100 + me;
+    OK(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+    OK(MPI_Put(&v, 1, MPI_INT, 0, me, 1, MPI_INT, win));
+    OK(MPI_Win_flush(0, win));
+    int back = -1;
+    OK(MPI_Get(&back, 1, MPI_INT, 0, me, 1, MPI_INT, win));
+    OK(MPI_Win_unlock(0, win));
+    CHECK(back == 100 + me);
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    if (me == 0) {
+        OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+        for (int i = 0; i < np; i++)
+            CHECK(mem[i] == 100 + i);
+        OK(MPI_Win_unlock(0, win));
+    }
+    OK(MPI_Win_free(&win));
+    free(mem);
+}
+
+static void accumulates(void)
+{
+    struct cell {
+        int64_t sum;
+        double dmax;
+        int ticket;
+        int cas;
+        short small;
+        float fsum;
+    } *c = NULL;
+    MPI_Win win;
+    OK(MPI_Win_allocate(sizeof(*c), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &c, &win));
+    memset(c, 0, sizeof(*c));
+    c->cas = -1;
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    OK(MPI_Win_lock_all(0, win));
+    int64_t add = me + 1;
+    double d = 0.5 + me;
+    short s = (short)(me + 1);
+    float f = 1.0f;
+    for (int round = 0; round < 3; round++) {
+        OK(MPI_Accumulate(&add, 1, MPI_INT64_T, 0, 0, 1, MPI_INT64_T, MPI_SUM, win));
+        OK(MPI_Accumulate(&d, 1, MPI_DOUBLE, 0, 8, 1, MPI_DOUBLE, MPI_MAX, win));
+        OK(MPI_Accumulate(&s, 1, MPI_SHORT, 0, 24, 1, MPI_SHORT, MPI_SUM, win));
+        OK(MPI_Accumulate(&f, 1, MPI_FLOAT, 0, 28, 1, MPI_FLOAT, MPI_SUM, win));
+    }
+    int one = 1, ticket = -1;
+    OK(MPI_Fetch_and_op(&one, &ticket, MPI_INT, 0, 16, MPI_SUM, win));
+    int mine = me, expect = -1, was = 0;
+    OK(MPI_Compare_and_swap(&mine, &expect, &was, MPI_INT, 0, 20, win));
+    OK(MPI_Win_flush_all(win));
+    OK(MPI_Win_unlock_all(win));
+    CHECK(ticket >= 0 && ticket < np);
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    /* everyone reads the result back with an atomic read */
+    int64_t total = 0, none = 0;
+    OK(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+    OK(MPI_Get_accumulate(&none, 1, MPI_INT64_T, &total, 1, MPI_INT64_T, 0, 0, 1, MPI_INT64_T,
+                          MPI_NO_OP, win));
+    OK(MPI_Win_unlock(0, win));
+    CHECK(total == 3 * (int64_t)np * (np + 1) / 2);
+    int winners = (was == -1), all_winners = 0;
+    OK(MPI_Allreduce(&winners, &all_winners, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK(all_winners == 1);   /* exactly one swap took */
+    if (me == 0) {
+        CHECK(c->sum == total);
+        CHECK(c->dmax == 0.5 + (np - 1));
+        CHECK(c->ticket == np);
+        CHECK(c->cas >= 0 && c->cas < np);
+        CHECK(c->small == (short)(3 * np * (np + 1) / 2));
+        CHECK(c->fsum == 3.0f * (float)np);
+    }
+    /* get_accumulate returns the old value and adds */
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+    int64_t before = -1;
+    OK(MPI_Get_accumulate(&add, 1, MPI_INT64_T, &before, 1, MPI_INT64_T, 0, 0, 1, MPI_INT64_T,
+                          MPI_SUM, win));
+    OK(MPI_Win_unlock(0, win));
+    CHECK(before >= total);
+    /* a user operation is refused: MPI allows only predefined ones */
+    OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    OK(MPI_Win_free(&win));
+}
+
+static void pscw(void)
+{
+    /* pairs: the even rank puts into the odd one, which exposes (the
+     * window itself is made by every rank) */
+    int peer = me ^ 1, paired = peer < np;
+    int *base = NULL;
+    MPI_Win win;
+    MPI_Comm pairs;
+    OK(MPI_Comm_split(MPI_COMM_WORLD, 0, me, &pairs));   /* a dup: windows span the job */
+    OK(MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, pairs, &base, &win));
+    *base = -1;
+    MPI_Group world, g;
+    OK(MPI_Comm_group(MPI_COMM_WORLD, &world));
+    OK(MPI_Group_incl(world, paired ? 1 : 0, &peer, &g));
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    if (!paired) {
+        /* nothing to expose or access */
+    } else if (me % 2 == 0) {
+        OK(MPI_Win_start(g, 0, win));
+        int v = 77 + me;
+        OK(MPI_Put(&v, 1, MPI_INT, peer, 0, 1, MPI_INT, win));
+        OK(MPI_Win_complete(win));
+    } else {
+        OK(MPI_Win_post(g, 0, win));
+        OK(MPI_Win_wait(win));
+        CHECK(*base == 77 + peer);
+    }
+    if (g != MPI_GROUP_EMPTY)
+        OK(MPI_Group_free(&g));
+    OK(MPI_Group_free(&world));
+    OK(MPI_Win_free(&win));
+    OK(MPI_Comm_free(&pairs));
+}
+
+static void shared(void)
+{
+    MPI_Comm node;
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    int nsize = 0, nrank = 0;
+    OK(MPI_Comm_size(node, &nsize));
+    OK(MPI_Comm_rank(node, &nrank));
+    if (nsize != np) {   /* more than one node: windows span the job */
+        OK(MPI_Comm_free(&node));
+        return;
+    }
+    double *mine = NULL;
+    MPI_Win win;
+    OK(MPI_Win_allocate_shared(2 * sizeof(double), sizeof(double), MPI_INFO_NULL, node, &mine,
+                               &win));
+    MPI_Aint size = 0;
+    int unit = 0;
+    double *theirs = NULL;
+    OK(MPI_Win_shared_query(win, (nrank + 1) % nsize, &size, &unit, &theirs));
+    CHECK(size == 2 * (MPI_Aint)sizeof(double) && unit == (int)sizeof(double));
+    OK(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
+    theirs[1] = 1.5 * nrank;   /* a store into the neighbour's memory */
+    OK(MPI_Win_sync(win));
+    OK(MPI_Barrier(node));
+    OK(MPI_Win_sync(win));
+    CHECK(mine[1] == 1.5 * ((nrank - 1 + nsize) % nsize));
+    OK(MPI_Win_unlock_all(win));
+    OK(MPI_Win_free(&win));
+    OK(MPI_Comm_free(&node));
+}
+
+static void dynamic(void)
+{
+    MPI_Win win;
+    OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    long *area = calloc(8, sizeof(long));
+    OK(MPI_Win_attach(win, area, 8 * sizeof(long)));
+    MPI_Aint addr = 0, theirs = 0;
+    OK(MPI_Get_address(&area[2], &addr));
+    OK(MPI_Sendrecv(&addr, 1, MPI_AINT, left, 5, &theirs, 1, MPI_AINT, right, 5,
+                    MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    OK(MPI_Win_fence(0, win));
+    long v = 1000 + me;
+    OK(MPI_Put(&v, 1, MPI_LONG, right, theirs, 1, MPI_LONG, win));
+    OK(MPI_Win_fence(0, win));
+    CHECK(area[2] == 1000 + left && area[1] == 0 && area[3] == 0);
+    OK(MPI_Win_detach(win, area));
+    OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    CHECK(class_of(MPI_Win_detach(win, area)) == MPI_ERR_RMA_ATTACH);
+    OK(MPI_Win_free(&win));
+    free(area);
+}
+
+static void requests_and_types(void)
+{
+    double *base = NULL;
+    MPI_Win win;
+    MPI_Info info;
+    OK(MPI_Info_create(&info));
+    OK(MPI_Info_set(info, "accumulate_ordering", "none"));
+    OK(MPI_Win_allocate(16 * sizeof(double), sizeof(double), info, MPI_COMM_WORLD, &base,
+                        &win));
+    OK(MPI_Info_free(&info));
+    MPI_Info used;
+    OK(MPI_Win_get_info(win, &used));
+    char val[MPI_MAX_INFO_VAL];
+    int flag = 0, len = MPI_MAX_INFO_VAL;
+    OK(MPI_Info_get_string(used, "accumulate_ordering", &len, val, &flag));
+    CHECK(flag && strcmp(val, "none") == 0);
+    OK(MPI_Info_free(&used));
+    for (int i = 0; i < 16; i++)
+        base[i] = 0;
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    /* a column of a 4x4 target matrix, from a contiguous origin */
+    MPI_Datatype column;
+    OK(MPI_Type_vector(4, 1, 4, MPI_DOUBLE, &column));
+    OK(MPI_Type_commit(&column));
+    double col[4] = {1 + me, 2 + me, 3 + me, 4 + me};
+    OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win));
+    MPI_Request req;
+    OK(MPI_Rput(col, 4, MPI_DOUBLE, right, 1, 1, column, win, &req));
+    OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    OK(MPI_Win_flush(right, win));
+    double back[4] = {0};
+    OK(MPI_Rget(back, 4, MPI_DOUBLE, right, 1, 1, column, win, &req));
+    OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    OK(MPI_Win_unlock(right, win));
+    CHECK(back[0] == 1 + me && back[3] == 4 + me);
+    /* accumulate through the same column: every element atomically */
+    OK(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+    OK(MPI_Accumulate(col, 4, MPI_DOUBLE, right, 1, 1, column, MPI_SUM, win));
+    OK(MPI_Win_unlock(right, win));
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    OK(MPI_Win_lock(MPI_LOCK_SHARED, me, 0, win));
+    for (int i = 0; i < 4; i++)
+        CHECK(base[1 + 4 * i] == 2.0 * (i + 1 + left) && base[4 * i] == 0);
+    OK(MPI_Win_unlock(me, win));
+    OK(MPI_Type_free(&column));
+    OK(MPI_Win_free(&win));
+}
+
+static void errors(void)
+{
+    if (np < 2)
+        return;
+    /* a window over some of the ranks is refused by name */
+    MPI_Comm half;
+    OK(MPI_Comm_split(MPI_COMM_WORLD, me % 2, 0, &half));
+    OK(MPI_Comm_set_errhandler(half, MPI_ERRORS_RETURN));
+    MPI_Win win;
+    void *base;
+    CHECK(class_of(MPI_Win_allocate(8, 1, MPI_INFO_NULL, half, &base, &win)) ==
+          MPI_ERR_UNSUPPORTED_OPERATION);
+    OK(MPI_Comm_free(&half));
+}
+
+int main(int argc, char **argv)
+{
+    mpi_test_init(&argc, &argv);
+    right = (me + 1) % np;
+    left = (me - 1 + np) % np;
+    fence_allocate();
+    passive_create();
+    accumulates();
+    pscw();
+    shared();
+    dynamic();
+    requests_and_types();
+    errors();
+    return mpi_test_report("mpi_rma");
+}
