@@ -17,6 +17,8 @@ PEERS = ("openmpi", "mpich")
 LIBRARIES = ("ordo",) + PEERS
 # impls in records that are not MPI libraries ordo is compared with
 NOT_PEERS = ("ordo", "ordo-shmem", "openmpi-shmem", "memcpy", "ucx", "mpi")
+# ordo's own MPI (libmpi_abi): a column of the summary, never a peer
+OURS = ("ordo", "ordo-mpi")
 
 
 def libraries_of(records: list[dict]) -> tuple[str, ...]:
@@ -25,6 +27,11 @@ def libraries_of(records: list[dict]) -> tuple[str, ...]:
     from .figures import library_rank
     found = {r.get("impl") for r in records} - set(NOT_PEERS) - {None}
     return ("ordo",) + tuple(sorted(found, key=lambda i: (library_rank(i), i)))
+
+
+def peers_of(recs: dict[str, dict]) -> dict[str, dict]:
+    """The MPI libraries among a measure's records: ordo's own are not."""
+    return {p: r for p, r in recs.items() if p not in OURS and r}
 
 # The sizes the claims are stated at; every suite's sweeps hold them
 # (experiments.py).
@@ -146,7 +153,7 @@ def worst_size(records: list[dict], m: Measure, libraries: tuple[str, ...]
     for size in sizes:
         at = Measure(m.name, m.better, m.unit, {**fields, "size": size}, m.ordo, m.mpi)
         recs = {impl: headline_record(records, at, impl) for impl in libraries}
-        peers = {p: r for p, r in recs.items() if p != "ordo" and r}
+        peers = peers_of(recs)
         v = verdict(at, recs["ordo"], peers) if recs.get("ordo") else None
         if v and (worst is None or v.speedup.value < worst[1].speedup.value):
             worst = (size, v)
@@ -167,7 +174,7 @@ def summary(records: list[dict], libraries: tuple[str, ...] | None = None
         if not any(recs.values()):
             continue
         cells = [stats.value_text(r) if r else "–" for r in recs.values()]
-        peers = {p: r for p, r in recs.items() if p != "ordo" and r}
+        peers = peers_of(recs)
         v = verdict(m, recs["ordo"], peers) if recs.get("ordo") else None
         w = worst_size(records, m, libraries)
         worst = "–" if w is None else f"{size_text(w[0])}: {w[1].text()}"

@@ -43,12 +43,12 @@ SIZE_MEANS = {
 LIBRARY_COLOURS = {"ordo": "#1f5fbf", "openmpi": "#d1495b", "mpich": "#2a9d5c",
                    "memcpy": "#7a7a7a", "mpi": "#9b5de5", "ordo-shmem": "#5fa8e0",
                    "openmpi-shmem": "#f08a9a", "openmpi5": "#8c1c13", "mpich5": "#0b6e4f",
-                   "impi": "#ff7f11"}
+                   "impi": "#ff7f11", "ordo-mpi": "#103a7a"}
 _SPARE_COLOURS = ("#e09f3e", "#00798c", "#6d597a", "#8d6a9f")
 _STYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3)))
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
-_LIB_ORDER = ("ordo", "ordo-shmem", "openmpi", "openmpi-shmem", "openmpi5", "mpich", "mpich5",
-              "impi", "mpi", "memcpy")
+_LIB_ORDER = ("ordo", "ordo-mpi", "ordo-shmem", "openmpi", "openmpi-shmem", "openmpi5", "mpich",
+              "mpich5", "impi", "mpi", "memcpy")
 
 
 def metric_words(metric: str, unit: str) -> tuple[str, str]:

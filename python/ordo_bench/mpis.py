@@ -18,7 +18,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-FAMILIES = ("openmpi", "mpich", "impi")
+FAMILIES = ("openmpi", "mpich", "impi", "ordo")
 NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
 RESERVED = ("ordo", "ordo-shmem", "memcpy", "ucx", "mpi")
 
@@ -30,7 +30,7 @@ class MpiError(Exception):
 @dataclass(frozen=True)
 class Mpi:
     name: str                  # the suffix of its builds, its impl in records
-    family: str                # openmpi, mpich or impi
+    family: str                # openmpi, mpich, impi; ordo: ordo's own libmpi_abi
     wrapper: str               # its mpicc
     launcher: str              # its mpirun / mpiexec
     env: dict[str, str] = field(default_factory=dict)   # what every run needs
@@ -38,7 +38,10 @@ class Mpi:
 
     def network_env(self) -> dict[str, str]:
         """Settings that put its ranks on TCP alone (runs standing for
-        several nodes): no shared memory, one-sided included."""
+        several nodes): no shared memory, one-sided included.  ordo's MPI
+        gets there as ordo does (ordorun --nodes)."""
+        if self.family == "ordo":
+            return {}
         if self.family == "openmpi":
             two_sided = {"OMPI_MCA_pml": "ob1", "OMPI_MCA_btl": "self,tcp"}
             if self.major and self.major < 5:
@@ -72,6 +75,8 @@ class Mpi:
         return {}
 
     def network_transport(self) -> str:
+        if self.family == "ordo":
+            return "ordo's network transport (ordorun --nodes)"
         env = self.network_env()
         return "tcp (" + ", ".join(f"{k}={v}" for k, v in env.items()) + ")"
 
@@ -139,9 +144,17 @@ def _version(family: str, wrapper: str, bindir: Path) -> int:
     return int(m.group(1)) if m else 0
 
 
+# ordo's own MPI: the benchmarks built against include/ordo-mpi and this
+# build's libmpi_abi.so.1 (the manifest names it ORDO_MPI), run by ordorun
+ORDO_MPI = "ordo-mpi"
+
+
 def describe(name: str, wrapper: str, launcher: str | None = None) -> Mpi:
     """An MPI by its compiler wrapper: its launcher (beside the wrapper,
     unless given), family, version and environment."""
+    if name == ORDO_MPI:
+        run = launcher or str(Path(wrapper).parent / "bin" / "ordorun")
+        return Mpi(name, "ordo", wrapper, run, {}, 5)
     if not NAME.match(name) or name in RESERVED:
         raise MpiError(f"'{name}' cannot name an MPI (letters, digits, '_', '.', '-'; "
                        f"not {', '.join(RESERVED)})")

@@ -187,7 +187,7 @@ def _records(res: Launch, name: str, nodes: int = 1, transport: str | None = Non
 # (tests/launch/slurm.sh: root, slurm-wlm and munge).
 LAUNCHERS = ("ordorun", "mpirun", "mpiexec", "srun")
 # Each MPI under its own launcher
-MPI_LAUNCHER = {"openmpi": "mpirun", "mpich": "mpiexec"}
+MPI_LAUNCHER = {"openmpi": "mpirun", "mpich": "mpiexec", "ordo": "ordorun"}
 SLURM_SH = Path(__file__).resolve().parents[2] / "tests" / "launch" / "slurm.sh"
 
 
@@ -241,7 +241,7 @@ def run_ordo(program: str, *args: str, np: int = 2, env: dict | None = None,
 
 
 def mpi_command(impl: str, program: str, *args: str, np: int = 2,
-                exe: list[str] | None = None) -> list[str]:
+                exe: list[str] | None = None, nodes: int = 1) -> list[str]:
     """The command that runs bin/<program>.<impl> (the same source built with
     mpicc.<impl>, or with its oshcc: OSHMEM_BUILDS; or exe, an ordo program)
     under that MPI's own mpirun (oshrun), ranks bound to cores as ordorun
@@ -254,7 +254,11 @@ def mpi_command(impl: str, program: str, *args: str, np: int = 2,
     cmd = [mpirun, "-n", str(np)]
     mpi = mpis.available(build_dir()).get(impl)
     family = "openmpi" if launcher == "oshrun" else mpi.family if mpi else impl
-    if family == "openmpi":
+    if family == "ordo":
+        # ordo's MPI: ordorun binds and spreads its ranks as for ordo
+        if nodes > 1:
+            cmd += ["--nodes", str(nodes)]
+    elif family == "openmpi":
         # more ranks than cores: Open MPI refuses unless told, then binds
         # round-robin as ordorun does (the report flags such figures)
         if np > (os.cpu_count() or 1):
@@ -322,7 +326,7 @@ def run_mpi(impl: str, program: str, *args: str, np: int = 2, env: dict | None =
         # recorded as the kind of launcher (the command has its path)
         family = getattr(mpis.available(build_dir()).get(impl), "family", impl)
         launcher = MPI_LAUNCHER.get(family, "mpiexec")
-        cmd = mpi_command(impl, program, *args, np=np)
+        cmd = mpi_command(impl, program, *args, np=np, nodes=nodes)
     res = launch(cmd, env, timeout, name)
     recs = _records(res, name, nodes, transport,
                     finalize_crash_np=np if (program, impl) in OSHMEM_BUILDS else 0)

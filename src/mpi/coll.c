@@ -229,6 +229,77 @@ static int reduction(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
 REDUCE_FNS(Allreduce, Iallreduce, int, R_ALL)
 REDUCE_FNS(Scan, Iscan, int, R_SCAN)
 REDUCE_FNS(Exscan, Iexscan, int, R_EXSCAN)
+REDUCE_FNS(Allreduce_c, Iallreduce_c, MPI_Count, R_ALL)
+REDUCE_FNS(Scan_c, Iscan_c, MPI_Count, R_SCAN)
+REDUCE_FNS(Exscan_c, Iexscan_c, MPI_Count, R_EXSCAN)
+
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm)
+{
+    return reduction(sendbuf, recvbuf, count, datatype, op, root, comm, R_ROOT, NULL, NULL,
+                     "MPI_Reduce_c");
+}
+OM_ALIAS(Reduce_c)
+
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+    if (!request)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Ireduce_c", "request is NULL");
+    return reduction(sendbuf, recvbuf, count, datatype, op, root, comm, R_ROOT, NULL, request,
+                     "MPI_Ireduce_c");
+}
+OM_ALIAS(Ireduce_c)
+
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduction(sendbuf, recvbuf, recvcount, datatype, op, 0, comm, R_SEGMENT, NULL, NULL,
+                     "MPI_Reduce_scatter_block_c");
+}
+OM_ALIAS(Reduce_scatter_block_c)
+
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request)
+{
+    if (!request)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Ireduce_scatter_block_c",
+                             "request is NULL");
+    return reduction(sendbuf, recvbuf, recvcount, datatype, op, 0, comm, R_SEGMENT, NULL,
+                     request, "MPI_Ireduce_scatter_block_c");
+}
+OM_ALIAS(Ireduce_scatter_block_c)
+
+int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    if (!recvcounts)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Reduce_scatter_c", "recvcounts is NULL");
+    return reduction(sendbuf, recvbuf, 0, datatype, op, 0, comm, R_SEGMENT, recvcounts, NULL,
+                     "MPI_Reduce_scatter_c");
+}
+OM_ALIAS(Reduce_scatter_c)
+
+int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                           MPI_Request *request)
+{
+    if (!recvcounts || !request)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Ireduce_scatter_c", "a NULL argument");
+    return reduction(sendbuf, recvbuf, 0, datatype, op, 0, comm, R_SEGMENT, recvcounts,
+                     request, "MPI_Ireduce_scatter_c");
+}
+OM_ALIAS(Ireduce_scatter_c)
+
+int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    if (!request)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Ibcast_c", "request is NULL");
+    return bcast(buffer, count, datatype, root, comm, request, "MPI_Ibcast_c");
+}
+OM_ALIAS(Ibcast_c)
 
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm)

@@ -79,23 +79,25 @@ static int blocks_make(struct MPI_ABI_Datatype *t, const void *buf, int n, MPI_C
     return MPI_SUCCESS;
 }
 
-static MPI_Count *counts_of(const int *in, int n)
+/* The program's count and displacement arrays: int, or for the
+ * large-count (_c) forms MPI_Count and MPI_Aint. */
+static MPI_Count *counts_of(const void *in, int n, int large)
 {
     if (!in)
         return NULL;
     MPI_Count *out = malloc(sizeof(MPI_Count) * (size_t)(n ? n : 1));
     for (int i = 0; out && i < n; i++)
-        out[i] = in[i];
+        out[i] = large ? ((const MPI_Count *)in)[i] : ((const int *)in)[i];
     return out;
 }
 
-static MPI_Aint *displs_of(const int *in, int n)
+static MPI_Aint *displs_of(const void *in, int n, int large)
 {
     if (!in)
         return NULL;
     MPI_Aint *out = malloc(sizeof(MPI_Aint) * (size_t)(n ? n : 1));
     for (int i = 0; out && i < n; i++)
-        out[i] = in[i];
+        out[i] = large ? ((const MPI_Aint *)in)[i] : ((const int *)in)[i];
     return out;
 }
 
@@ -105,10 +107,10 @@ enum move { M_GATHER, M_SCATTER, M_ALLGATHER, M_ALLTOALL };
  * the side that has several blocks (rcounts/rdispls for gathers, scounts /
  * sdispls for scatter, both for alltoallv); the others pass NULL and a
  * count. */
-static int move(enum move what, const void *sendbuf, MPI_Count scount, const int *scounts,
-                const int *sdispls, MPI_Datatype stype, void *recvbuf, MPI_Count rcount,
-                const int *rcounts, const int *rdispls, MPI_Datatype rtype, int root,
-                MPI_Comm comm, MPI_Request *request, const char *func)
+static int move(enum move what, const void *sendbuf, MPI_Count scount, const void *scounts,
+                const void *sdispls, MPI_Datatype stype, void *recvbuf, MPI_Count rcount,
+                const void *rcounts, const void *rdispls, MPI_Datatype rtype, int root,
+                MPI_Comm comm, MPI_Request *request, int large, const char *func)
 {
     COLL_COMM(c, comm, func);
     int n = c->group->size, me = c->group->rank, rc;
@@ -139,8 +141,8 @@ static int move(enum move what, const void *sendbuf, MPI_Count scount, const int
         return om_comm_error(comm, MPI_ERR_ARG, func, "counts without displacements");
 
     job_t *j = om_job_new(n);
-    MPI_Count *sc = counts_of(scounts, n), *rc_ = counts_of(rcounts, n);
-    MPI_Aint *sd = displs_of(sdispls, n), *rd = displs_of(rdispls, n);
+    MPI_Count *sc = counts_of(scounts, n, large), *rc_ = counts_of(rcounts, n, large);
+    MPI_Aint *sd = displs_of(sdispls, n, large), *rd = displs_of(rdispls, n, large);
     blocks_t sb = {0}, rb = {0};
     int err = !j || (scounts && !sc) || (rcounts && !rc_) || (sdispls && !sd) ||
                       (rdispls && !rd)
@@ -312,153 +314,142 @@ static int move(enum move what, const void *sendbuf, MPI_Count scount, const int
 
 /* -------------------------------------------------------------- the calls */
 
+/* Each call and its large-count form (_c: MPI_Count counts, MPI_Aint
+ * displacements), blocking and immediate. */
 #define REQ_ARG(func)                                                             \
     if (!request)                                                                 \
         return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
 
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return move(M_GATHER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL,
-                NULL, recvtype, root, comm, NULL, "MPI_Gather");
-}
-OM_ALIAS(Gather)
+#define GATHER_LIKE(NAME, INAME, WHAT, CT, L)                                                 \
+    int PMPI_##NAME(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                    CT recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)             \
+    {                                                                                         \
+        return move(WHAT, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, \
+                    NULL, recvtype, root, comm, NULL, L, "MPI_" #NAME);                       \
+    }                                                                                         \
+    OM_ALIAS(NAME)                                                                            \
+    int PMPI_##INAME(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, void *recvbuf, \
+                     CT recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,            \
+                     MPI_Request *request)                                                    \
+    {                                                                                         \
+        REQ_ARG("MPI_" #INAME);                                                               \
+        return move(WHAT, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, \
+                    NULL, recvtype, root, comm, request, L, "MPI_" #INAME);                   \
+    }                                                                                         \
+    OM_ALIAS(INAME)
 
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                 MPI_Request *request)
-{
-    REQ_ARG("MPI_Igather");
-    return move(M_GATHER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL,
-                NULL, recvtype, root, comm, request, "MPI_Igather");
-}
-OM_ALIAS(Igather)
+GATHER_LIKE(Gather, Igather, M_GATHER, int, 0)
+GATHER_LIKE(Gather_c, Igather_c, M_GATHER, MPI_Count, 1)
+GATHER_LIKE(Scatter, Iscatter, M_SCATTER, int, 0)
+GATHER_LIKE(Scatter_c, Iscatter_c, M_SCATTER, MPI_Count, 1)
 
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                 MPI_Comm comm)
-{
-    return move(M_GATHER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts,
-                displs, recvtype, root, comm, NULL, "MPI_Gatherv");
-}
-OM_ALIAS(Gatherv)
+#define ALL_LIKE(NAME, INAME, WHAT, CT, L)                                                    \
+    int PMPI_##NAME(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                    CT recvcount, MPI_Datatype recvtype, MPI_Comm comm)                       \
+    {                                                                                         \
+        return move(WHAT, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, \
+                    NULL, recvtype, 0, comm, NULL, L, "MPI_" #NAME);                          \
+    }                                                                                         \
+    OM_ALIAS(NAME)                                                                            \
+    int PMPI_##INAME(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, void *recvbuf, \
+                     CT recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) \
+    {                                                                                         \
+        REQ_ARG("MPI_" #INAME);                                                               \
+        return move(WHAT, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, \
+                    NULL, recvtype, 0, comm, request, L, "MPI_" #INAME);                      \
+    }                                                                                         \
+    OM_ALIAS(INAME)
 
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                  MPI_Comm comm, MPI_Request *request)
-{
-    REQ_ARG("MPI_Igatherv");
-    return move(M_GATHER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts,
-                displs, recvtype, root, comm, request, "MPI_Igatherv");
-}
-OM_ALIAS(Igatherv)
+ALL_LIKE(Allgather, Iallgather, M_ALLGATHER, int, 0)
+ALL_LIKE(Allgather_c, Iallgather_c, M_ALLGATHER, MPI_Count, 1)
+ALL_LIKE(Alltoall, Ialltoall, M_ALLTOALL, int, 0)
+ALL_LIKE(Alltoall_c, Ialltoall_c, M_ALLTOALL, MPI_Count, 1)
 
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return move(M_SCATTER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL,
-                NULL, recvtype, root, comm, NULL, "MPI_Scatter");
-}
-OM_ALIAS(Scatter)
+#define GATHERV(NAME, INAME, CT, AT, L)                                                       \
+    int PMPI_##NAME(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                    const CT recvcounts[], const AT displs[], MPI_Datatype recvtype, int root, \
+                    MPI_Comm comm)                                                            \
+    {                                                                                         \
+        return move(M_GATHER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0,           \
+                    recvcounts, displs, recvtype, root, comm, NULL, L, "MPI_" #NAME);         \
+    }                                                                                         \
+    OM_ALIAS(NAME)                                                                            \
+    int PMPI_##INAME(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, void *recvbuf, \
+                     const CT recvcounts[], const AT displs[], MPI_Datatype recvtype,         \
+                     int root, MPI_Comm comm, MPI_Request *request)                           \
+    {                                                                                         \
+        REQ_ARG("MPI_" #INAME);                                                               \
+        return move(M_GATHER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0,           \
+                    recvcounts, displs, recvtype, root, comm, request, L, "MPI_" #INAME);     \
+    }                                                                                         \
+    OM_ALIAS(INAME)
 
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                  MPI_Request *request)
-{
-    REQ_ARG("MPI_Iscatter");
-    return move(M_SCATTER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL,
-                NULL, recvtype, root, comm, request, "MPI_Iscatter");
-}
-OM_ALIAS(Iscatter)
+GATHERV(Gatherv, Igatherv, int, int, 0)
+GATHERV(Gatherv_c, Igatherv_c, MPI_Count, MPI_Aint, 1)
 
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm)
-{
-    return move(M_SCATTER, sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, NULL,
-                NULL, recvtype, root, comm, NULL, "MPI_Scatterv");
-}
-OM_ALIAS(Scatterv)
+#define SCATTERV(NAME, INAME, CT, AT, L)                                                      \
+    int PMPI_##NAME(const void *sendbuf, const CT sendcounts[], const AT displs[],            \
+                    MPI_Datatype sendtype, void *recvbuf, CT recvcount,                       \
+                    MPI_Datatype recvtype, int root, MPI_Comm comm)                           \
+    {                                                                                         \
+        return move(M_SCATTER, sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount,  \
+                    NULL, NULL, recvtype, root, comm, NULL, L, "MPI_" #NAME);                 \
+    }                                                                                         \
+    OM_ALIAS(NAME)                                                                            \
+    int PMPI_##INAME(const void *sendbuf, const CT sendcounts[], const AT displs[],           \
+                     MPI_Datatype sendtype, void *recvbuf, CT recvcount,                      \
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)    \
+    {                                                                                         \
+        REQ_ARG("MPI_" #INAME);                                                               \
+        return move(M_SCATTER, sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount,  \
+                    NULL, NULL, recvtype, root, comm, request, L, "MPI_" #INAME);             \
+    }                                                                                         \
+    OM_ALIAS(INAME)
 
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   int root, MPI_Comm comm, MPI_Request *request)
-{
-    REQ_ARG("MPI_Iscatterv");
-    return move(M_SCATTER, sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, NULL,
-                NULL, recvtype, root, comm, request, "MPI_Iscatterv");
-}
-OM_ALIAS(Iscatterv)
+SCATTERV(Scatterv, Iscatterv, int, int, 0)
+SCATTERV(Scatterv_c, Iscatterv_c, MPI_Count, MPI_Aint, 1)
 
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return move(M_ALLGATHER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount,
-                NULL, NULL, recvtype, 0, comm, NULL, "MPI_Allgather");
-}
-OM_ALIAS(Allgather)
+#define ALLGATHERV(NAME, INAME, CT, AT, L)                                                    \
+    int PMPI_##NAME(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                    const CT recvcounts[], const AT displs[], MPI_Datatype recvtype,          \
+                    MPI_Comm comm)                                                            \
+    {                                                                                         \
+        return move(M_ALLGATHER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0,        \
+                    recvcounts, displs, recvtype, 0, comm, NULL, L, "MPI_" #NAME);            \
+    }                                                                                         \
+    OM_ALIAS(NAME)                                                                            \
+    int PMPI_##INAME(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, void *recvbuf, \
+                     const CT recvcounts[], const AT displs[], MPI_Datatype recvtype,         \
+                     MPI_Comm comm, MPI_Request *request)                                     \
+    {                                                                                         \
+        REQ_ARG("MPI_" #INAME);                                                               \
+        return move(M_ALLGATHER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0,        \
+                    recvcounts, displs, recvtype, 0, comm, request, L, "MPI_" #INAME);        \
+    }                                                                                         \
+    OM_ALIAS(INAME)
 
-int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    REQ_ARG("MPI_Iallgather");
-    return move(M_ALLGATHER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount,
-                NULL, NULL, recvtype, 0, comm, request, "MPI_Iallgather");
-}
-OM_ALIAS(Iallgather)
+ALLGATHERV(Allgatherv, Iallgatherv, int, int, 0)
+ALLGATHERV(Allgatherv_c, Iallgatherv_c, MPI_Count, MPI_Aint, 1)
 
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                    MPI_Comm comm)
-{
-    return move(M_ALLGATHER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts,
-                displs, recvtype, 0, comm, NULL, "MPI_Allgatherv");
-}
-OM_ALIAS(Allgatherv)
+#define ALLTOALLV(NAME, INAME, CT, AT, L)                                                     \
+    int PMPI_##NAME(const void *sendbuf, const CT sendcounts[], const AT sdispls[],           \
+                    MPI_Datatype sendtype, void *recvbuf, const CT recvcounts[],              \
+                    const AT rdispls[], MPI_Datatype recvtype, MPI_Comm comm)                 \
+    {                                                                                         \
+        return move(M_ALLTOALL, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0,        \
+                    recvcounts, rdispls, recvtype, 0, comm, NULL, L, "MPI_" #NAME);           \
+    }                                                                                         \
+    OM_ALIAS(NAME)                                                                            \
+    int PMPI_##INAME(const void *sendbuf, const CT sendcounts[], const AT sdispls[],          \
+                     MPI_Datatype sendtype, void *recvbuf, const CT recvcounts[],             \
+                     const AT rdispls[], MPI_Datatype recvtype, MPI_Comm comm,                \
+                     MPI_Request *request)                                                    \
+    {                                                                                         \
+        REQ_ARG("MPI_" #INAME);                                                               \
+        return move(M_ALLTOALL, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0,        \
+                    recvcounts, rdispls, recvtype, 0, comm, request, L, "MPI_" #INAME);       \
+    }                                                                                         \
+    OM_ALIAS(INAME)
 
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                     MPI_Comm comm, MPI_Request *request)
-{
-    REQ_ARG("MPI_Iallgatherv");
-    return move(M_ALLGATHER, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts,
-                displs, recvtype, 0, comm, request, "MPI_Iallgatherv");
-}
-OM_ALIAS(Iallgatherv)
-
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return move(M_ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL,
-                NULL, recvtype, 0, comm, NULL, "MPI_Alltoall");
-}
-OM_ALIAS(Alltoall)
-
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    REQ_ARG("MPI_Ialltoall");
-    return move(M_ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL,
-                NULL, recvtype, 0, comm, request, "MPI_Ialltoall");
-}
-OM_ALIAS(Ialltoall)
-
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return move(M_ALLTOALL, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts,
-                rdispls, recvtype, 0, comm, NULL, "MPI_Alltoallv");
-}
-OM_ALIAS(Alltoallv)
-
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request)
-{
-    REQ_ARG("MPI_Ialltoallv");
-    return move(M_ALLTOALL, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts,
-                rdispls, recvtype, 0, comm, request, "MPI_Ialltoallv");
-}
-OM_ALIAS(Ialltoallv)
+ALLTOALLV(Alltoallv, Ialltoallv, int, int, 0)
+ALLTOALLV(Alltoallv_c, Ialltoallv_c, MPI_Count, MPI_Aint, 1)

@@ -281,6 +281,42 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 }
 OM_ALIAS(Comm_dup)
 
+/* The immediate forms duplicate at once and hand back a completed
+ * request: every member makes the call at the same point of its
+ * collective order, so the duplication completes as they all reach it
+ * (a program that waits for a message sent after another member's idup
+ * before making its own would wait for ever here; docs/mpi.md). */
+static int idup(MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm,
+                MPI_Request *request, const char *func)
+{
+    if (!request)
+        return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
+    int rc = with_info ? PMPI_Comm_dup_with_info(comm, info, newcomm)
+                       : PMPI_Comm_dup(comm, newcomm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct MPI_ABI_Request *r = om_req_new(OM_REQ_DONE, comm);
+    if (!r)
+        return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory");
+    om_status_empty(&r->done_status);
+    r->completed = 1;
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request)
+{
+    return idup(comm, 1, info, newcomm, request, "MPI_Comm_idup_with_info");
+}
+OM_ALIAS(Comm_idup_with_info)
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup(comm, 0, MPI_INFO_NULL, newcomm, request, "MPI_Comm_idup");
+}
+OM_ALIAS(Comm_idup)
+
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     COMM_OR_RAISE(c, comm, "MPI_Comm_split");
@@ -635,6 +671,82 @@ int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
 }
 OM_ALIAS(Group_excl)
 
+/* The ranks a list of (first, last, stride) triplets names, in order;
+ * each in the group and named once.  NULL (the class in *rc) when not. */
+static int *range_ranks(struct MPI_ABI_Group *g, int n, int ranges[][3], int *count, int *rc,
+                        const char *func)
+{
+    *count = 0;
+    *rc = MPI_SUCCESS;
+    if (n < 0 || (n > 0 && !ranges)) {
+        *rc = om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "n %d or ranges NULL", n);
+        return NULL;
+    }
+    char *seen = calloc((size_t)g->size + 1, 1);
+    int *out = malloc(sizeof(int) * ((size_t)g->size + 1));
+    if (!seen || !out) {
+        free(seen);
+        free(out);
+        *rc = om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, func, "no memory");
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+        if (stride == 0 || first < 0 || first >= g->size || last < 0 || last >= g->size ||
+            (stride > 0 && first > last) || (stride < 0 && first < last)) {
+            free(seen);
+            free(out);
+            *rc = om_comm_error(MPI_COMM_SELF, MPI_ERR_RANK, func,
+                                "range %d (%d, %d, %d) is not within the group of %d", i,
+                                first, last, stride, g->size);
+            return NULL;
+        }
+        for (long r = first; stride > 0 ? r <= last : r >= last; r += stride) {
+            if (seen[r]) {
+                free(seen);
+                free(out);
+                *rc = om_comm_error(MPI_COMM_SELF, MPI_ERR_RANK, func,
+                                    "rank %ld is named twice", r);
+                return NULL;
+            }
+            seen[r] = 1;
+            out[(*count)++] = (int)r;
+        }
+    }
+    free(seen);
+    return out;
+}
+
+int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    GROUP_OR_RAISE(g, group, "MPI_Group_range_incl");
+    if (!newgroup)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Group_range_incl",
+                             "newgroup is NULL");
+    int count, rc, *ranks = range_ranks(g, n, ranges, &count, &rc, "MPI_Group_range_incl");
+    if (!ranks)
+        return rc;
+    rc = PMPI_Group_incl(group, count, ranks, newgroup);
+    free(ranks);
+    return rc;
+}
+OM_ALIAS(Group_range_incl)
+
+int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    GROUP_OR_RAISE(g, group, "MPI_Group_range_excl");
+    if (!newgroup)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Group_range_excl",
+                             "newgroup is NULL");
+    int count, rc, *ranks = range_ranks(g, n, ranges, &count, &rc, "MPI_Group_range_excl");
+    if (!ranks)
+        return rc;
+    rc = PMPI_Group_excl(group, count, ranks, newgroup);
+    free(ranks);
+    return rc;
+}
+OM_ALIAS(Group_range_excl)
+
 /* union (which 0), intersection (1), difference (2), in MPI's order: the
  * first group's members, then (union) the second's not in the first. */
 static int group_setop(MPI_Group a_h, MPI_Group b_h, int which, MPI_Group *out,
@@ -716,3 +828,26 @@ int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
     return MPI_SUCCESS;
 }
 OM_ALIAS(Group_compare)
+
+/* No virtual topologies here: every communicator says so. */
+int PMPI_Topo_test(MPI_Comm comm, int *status)
+{
+    COMM_OR_RAISE(c, comm, "MPI_Topo_test");
+    (void)c;
+    if (!status)
+        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Topo_test", "status is NULL");
+    *status = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Topo_test)
+
+/* ordo starts no processes dynamically: nobody has a parent. */
+int PMPI_Comm_get_parent(MPI_Comm *parent)
+{
+    if (!parent)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Comm_get_parent",
+                             "parent is NULL");
+    *parent = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Comm_get_parent)

@@ -169,6 +169,7 @@ void om_type_release(struct MPI_ABI_Datatype *t)
     if (t->predefined || --t->refs > 0)
         return;
     t->magic = OM_MAGIC_DEAD;
+    om_envelope_free(t->env);
     free(t->blocks);
     free(t);
 }
@@ -338,6 +339,24 @@ int om_type_arg(MPI_Datatype h, struct MPI_ABI_Datatype **t, const char *func)
     return MPI_SUCCESS;
 }
 
+/* Keep a new type's constructor arguments (env, made by the caller) for
+ * MPI_Type_get_contents; a type without them (no memory) is freed. */
+static int with_env(int rc, MPI_Datatype *newtype, om_envelope_t *env, const char *func)
+{
+    if (rc != MPI_SUCCESS) {
+        om_envelope_free(env);
+        return rc;
+    }
+    if (!env) {
+        om_type_release(*newtype);
+        *newtype = MPI_DATATYPE_NULL;
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, func, "no memory");
+    }
+    om_envelope_hold(env);
+    (*newtype)->env = env;
+    return MPI_SUCCESS;
+}
+
 static int made(int rc, const char *func)
 {
     return rc == MPI_SUCCESS ? rc : om_comm_error(MPI_COMM_SELF, rc, func,
@@ -348,28 +367,42 @@ static int made(int rc, const char *func)
     if (!newtype)                                                                 \
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "newtype is NULL");
 
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+static int contiguous(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype,
+                      const char *func)
 {
     struct MPI_ABI_Datatype *o;
-    int rc = om_type_arg(oldtype, &o, "MPI_Type_contiguous");
+    int rc = om_type_arg(oldtype, &o, func);
     if (rc)
         return rc;
-    NEWTYPE_ARGS("MPI_Type_contiguous");
+    NEWTYPE_ARGS(func);
     if (count < 0)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_COUNT, "MPI_Type_contiguous",
-                             "count %d", count);
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_COUNT, func, "count %lld",
+                             (long long)count);
     builder_t b = {0};
     rc = builder_add(&b, o, 0, count);
-    if (rc == MPI_SUCCESS)
-        return made(builder_finish(&b, MPI_COMBINER_CONTIGUOUS, 0, newtype),
-                    "MPI_Type_contiguous");
+    if (rc == MPI_SUCCESS) {
+        om_envelope_t *e = om_envelope_new(1, 0, 1);
+        if (e) {
+            e->ints[0] = count;
+            e->types[0] = oldtype;
+        }
+        return with_env(made(builder_finish(&b, MPI_COMBINER_CONTIGUOUS, 0, newtype), func),
+                        newtype, e, func);
+    }
     free(b.blocks);
-    return made(rc, "MPI_Type_contiguous");
+    return made(rc, func);
+}
+
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return contiguous(count, oldtype, newtype, "MPI_Type_contiguous");
 }
 OM_ALIAS(Type_contiguous)
 
+/* vector (stride in elements, given as stride) and hvector (in bytes) */
 static int hvector(MPI_Count count, MPI_Count blocklength, MPI_Aint stride_bytes,
-                   MPI_Datatype oldtype, MPI_Datatype *newtype, int combiner, const char *func)
+                   MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype, int combiner,
+                   const char *func)
 {
     struct MPI_ABI_Datatype *o;
     int rc = om_type_arg(oldtype, &o, func);
@@ -382,8 +415,21 @@ static int hvector(MPI_Count count, MPI_Count blocklength, MPI_Aint stride_bytes
     builder_t b = {0};
     for (MPI_Count i = 0; rc == MPI_SUCCESS && i < count; i++)
         rc = builder_add(&b, o, (MPI_Aint)i * stride_bytes, blocklength);
-    if (rc == MPI_SUCCESS)
-        return made(builder_finish(&b, combiner, 0, newtype), func);
+    if (rc == MPI_SUCCESS) {
+        int vec = combiner == MPI_COMBINER_VECTOR;
+        om_envelope_t *e = om_envelope_new(vec ? 3 : 2, vec ? 0 : 1, 1);
+        if (e) {
+            e->ints[0] = count;
+            e->ints[1] = blocklength;
+            if (vec)
+                e->ints[2] = stride;
+            else
+                e->aints[0] = stride_bytes;
+            e->types[0] = oldtype;
+        }
+        return with_env(made(builder_finish(&b, combiner, 0, newtype), func), newtype, e,
+                        func);
+    }
     free(b.blocks);
     return made(rc, func);
 }
@@ -392,23 +438,32 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
                      MPI_Datatype *newtype)
 {
     struct MPI_ABI_Datatype *o = om_type(oldtype);
-    return hvector(count, blocklength, o ? (MPI_Aint)stride * o->extent : 0, oldtype, newtype,
-                   MPI_COMBINER_VECTOR, "MPI_Type_vector");
+    return hvector(count, blocklength, o ? (MPI_Aint)stride * o->extent : 0, stride, oldtype,
+                   newtype, MPI_COMBINER_VECTOR, "MPI_Type_vector");
 }
 OM_ALIAS(Type_vector)
 
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
-    return hvector(count, blocklength, stride, oldtype, newtype, MPI_COMBINER_HVECTOR,
+    return hvector(count, blocklength, stride, 0, oldtype, newtype, MPI_COMBINER_HVECTOR,
                    "MPI_Type_create_hvector");
 }
 OM_ALIAS(Type_create_hvector)
 
 /* indexed forms: displacements in elements of oldtype (scale = extent) or
  * bytes (scale = 1); blocklengths per block, or one for all */
-static int indexed(int count, const int *blocklengths, int one_length, const void *displs,
-                   int displs_are_aint, int in_bytes, MPI_Datatype oldtype,
+/* The program's arrays: int (wide 0) or, for the large-count (_c) forms
+ * and the byte displacements, 64-bit (wide 1). */
+static MPI_Count elem_at(const void *a, int wide, MPI_Count i)
+{
+    return wide ? ((const int64_t *)a)[i] : ((const int *)a)[i];
+}
+
+/* indexed forms: displacements in elements of oldtype or in bytes;
+ * blocklengths per block, or one for all (blocklengths NULL) */
+static int indexed(MPI_Count count, const void *blocklengths, int bl_wide, MPI_Count one_length,
+                   const void *displs, int d_wide, int in_bytes, MPI_Datatype oldtype,
                    MPI_Datatype *newtype, int combiner, const char *func)
 {
     struct MPI_ABI_Datatype *o;
@@ -417,22 +472,40 @@ static int indexed(int count, const int *blocklengths, int one_length, const voi
         return rc;
     NEWTYPE_ARGS(func);
     if (count < 0 || (count > 0 && (!displs || (!blocklengths && one_length < 0))))
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "count %d or a NULL array",
-                             count);
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "count %lld or a NULL array",
+                             (long long)count);
     builder_t b = {0};
-    for (int i = 0; rc == MPI_SUCCESS && i < count; i++) {
-        int len = blocklengths ? blocklengths[i] : one_length;
+    for (MPI_Count i = 0; rc == MPI_SUCCESS && i < count; i++) {
+        MPI_Count len = blocklengths ? elem_at(blocklengths, bl_wide, i) : one_length;
         if (len < 0) {
             free(b.blocks);
             return om_comm_error(MPI_COMM_SELF, MPI_ERR_COUNT, func,
-                                 "block %d has length %d", i, len);
+                                 "block %lld has length %lld", (long long)i, (long long)len);
         }
-        MPI_Aint d = displs_are_aint ? ((const MPI_Aint *)displs)[i]
-                                     : ((const int *)displs)[i];
+        MPI_Aint d = (MPI_Aint)elem_at(displs, d_wide, i);
         rc = builder_add(&b, o, in_bytes ? d : d * o->extent, len);
     }
-    if (rc == MPI_SUCCESS)
-        return made(builder_finish(&b, combiner, 0, newtype), func);
+    if (rc == MPI_SUCCESS) {
+        /* count, the block lengths (or the one), the displacements: in
+         * elements among the integers, in bytes among the addresses */
+        int nbl = blocklengths ? (int)count : 1;
+        om_envelope_t *e = om_envelope_new(1 + nbl + (in_bytes ? 0 : (int)count),
+                                           in_bytes ? (int)count : 0, 1);
+        if (e) {
+            e->ints[0] = count;
+            for (int i = 0; i < nbl; i++)
+                e->ints[1 + i] = blocklengths ? elem_at(blocklengths, bl_wide, i) : one_length;
+            for (int i = 0; i < (int)count; i++) {
+                if (in_bytes)
+                    e->aints[i] = (MPI_Aint)elem_at(displs, d_wide, i);
+                else
+                    e->ints[1 + nbl + i] = elem_at(displs, d_wide, i);
+            }
+            e->types[0] = oldtype;
+        }
+        return with_env(made(builder_finish(&b, combiner, 0, newtype), func), newtype, e,
+                        func);
+    }
     free(b.blocks);
     return made(rc, func);
 }
@@ -441,7 +514,7 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                       const int array_of_displacements[], MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
-    return indexed(count, array_of_blocklengths, -1, array_of_displacements, 0, 0, oldtype,
+    return indexed(count, array_of_blocklengths, 0, -1, array_of_displacements, 0, 0, oldtype,
                    newtype, MPI_COMBINER_INDEXED, "MPI_Type_indexed");
 }
 OM_ALIAS(Type_indexed)
@@ -450,7 +523,7 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                               const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                               MPI_Datatype *newtype)
 {
-    return indexed(count, array_of_blocklengths, -1, array_of_displacements, 1, 1, oldtype,
+    return indexed(count, array_of_blocklengths, 0, -1, array_of_displacements, 1, 1, oldtype,
                    newtype, MPI_COMBINER_HINDEXED, "MPI_Type_create_hindexed");
 }
 OM_ALIAS(Type_create_hindexed)
@@ -459,7 +532,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklength,
                                    const int array_of_displacements[], MPI_Datatype oldtype,
                                    MPI_Datatype *newtype)
 {
-    return indexed(count, NULL, blocklength, array_of_displacements, 0, 0, oldtype, newtype,
+    return indexed(count, NULL, 0, blocklength, array_of_displacements, 0, 0, oldtype, newtype,
                    MPI_COMBINER_INDEXED_BLOCK, "MPI_Type_create_indexed_block");
 }
 OM_ALIAS(Type_create_indexed_block)
@@ -468,36 +541,54 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
                                     const MPI_Aint array_of_displacements[],
                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return indexed(count, NULL, blocklength, array_of_displacements, 1, 1, oldtype, newtype,
+    return indexed(count, NULL, 0, blocklength, array_of_displacements, 1, 1, oldtype, newtype,
                    MPI_COMBINER_HINDEXED_BLOCK, "MPI_Type_create_hindexed_block");
 }
 OM_ALIAS(Type_create_hindexed_block)
+
+static int create_struct(MPI_Count count, const void *blocklengths, const void *displs, int wide,
+                         const MPI_Datatype types[], MPI_Datatype *newtype, const char *func)
+{
+    NEWTYPE_ARGS(func);
+    if (count < 0 || (count > 0 && (!blocklengths || !displs || !types)))
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "count %lld or a NULL array",
+                             (long long)count);
+    builder_t b = {0};
+    int rc = MPI_SUCCESS;
+    for (MPI_Count i = 0; rc == MPI_SUCCESS && i < count; i++) {
+        struct MPI_ABI_Datatype *o = om_type(types[i]);
+        MPI_Count len = elem_at(blocklengths, wide, i);
+        if (!o || len < 0) {
+            free(b.blocks);
+            return om_comm_error(MPI_COMM_SELF, o ? MPI_ERR_COUNT : MPI_ERR_TYPE, func,
+                                 "block %lld: %s", (long long)i,
+                                 o ? "negative length" : "not a datatype");
+        }
+        rc = builder_add(&b, o, (MPI_Aint)((const int64_t *)displs)[i], len);
+    }
+    if (rc == MPI_SUCCESS) {
+        om_envelope_t *e = om_envelope_new(1 + (int)count, (int)count, (int)count);
+        if (e) {
+            e->ints[0] = count;
+            for (int i = 0; i < (int)count; i++) {
+                e->ints[1 + i] = elem_at(blocklengths, wide, i);
+                e->aints[i] = (MPI_Aint)((const int64_t *)displs)[i];
+                e->types[i] = types[i];
+            }
+        }
+        return with_env(made(builder_finish(&b, MPI_COMBINER_STRUCT, 1, newtype), func),
+                        newtype, e, func);
+    }
+    free(b.blocks);
+    return made(rc, func);
+}
 
 int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                             const MPI_Aint array_of_displacements[],
                             const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    const char *func = "MPI_Type_create_struct";
-    NEWTYPE_ARGS(func);
-    if (count < 0 || (count > 0 && (!array_of_blocklengths || !array_of_displacements ||
-                                    !array_of_types)))
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "count %d or a NULL array",
-                             count);
-    builder_t b = {0};
-    int rc = MPI_SUCCESS;
-    for (int i = 0; rc == MPI_SUCCESS && i < count; i++) {
-        struct MPI_ABI_Datatype *o = om_type(array_of_types[i]);
-        if (!o || array_of_blocklengths[i] < 0) {
-            free(b.blocks);
-            return om_comm_error(MPI_COMM_SELF, o ? MPI_ERR_COUNT : MPI_ERR_TYPE, func,
-                                 "block %d: %s", i, o ? "negative length" : "not a datatype");
-        }
-        rc = builder_add(&b, o, array_of_displacements[i], array_of_blocklengths[i]);
-    }
-    if (rc == MPI_SUCCESS)
-        return made(builder_finish(&b, MPI_COMBINER_STRUCT, 1, newtype), func);
-    free(b.blocks);
-    return made(rc, func);
+    return create_struct(count, array_of_blocklengths, array_of_displacements, 0,
+                         array_of_types, newtype, "MPI_Type_create_struct");
 }
 OM_ALIAS(Type_create_struct)
 
@@ -517,7 +608,14 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
         rc = builder_finish(&b, MPI_COMBINER_RESIZED, 0, newtype);
         if (rc == MPI_SUCCESS)
             ((derived_t *)*newtype)->align = type_align(o);
-        return made(rc, "MPI_Type_create_resized");
+        om_envelope_t *e = om_envelope_new(0, 2, 1);
+        if (e) {
+            e->aints[0] = lb;
+            e->aints[1] = extent;
+            e->types[0] = oldtype;
+        }
+        return with_env(made(rc, "MPI_Type_create_resized"), newtype, e,
+                        "MPI_Type_create_resized");
     }
     free(b.blocks);
     return made(rc, "MPI_Type_create_resized");
@@ -539,7 +637,10 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
         rc = builder_finish(&b, MPI_COMBINER_DUP, 0, newtype);
         if (rc == MPI_SUCCESS)
             (*newtype)->committed = o->committed;
-        return made(rc, "MPI_Type_dup");
+        om_envelope_t *e = om_envelope_new(0, 0, 1);
+        if (e)
+            e->types[0] = oldtype;
+        return with_env(made(rc, "MPI_Type_dup"), newtype, e, "MPI_Type_dup");
     }
     free(b.blocks);
     return made(rc, "MPI_Type_dup");
@@ -569,109 +670,79 @@ int PMPI_Type_free(MPI_Datatype *datatype)
 }
 OM_ALIAS(Type_free)
 
-int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
-{
-    struct MPI_ABI_Datatype *t;
-    int rc = om_type_arg(datatype, &t, "MPI_Type_size");
-    if (rc)
-        return rc;
-    if (!size)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Type_size", "size is NULL");
-    *size = (MPI_Count)t->size;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Type_size_c)
+/* ------------------------------------------------- the large-count forms */
 
-int PMPI_Type_size(MPI_Datatype datatype, int *size)
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    MPI_Count n = 0;
-    int rc = PMPI_Type_size_c(datatype, &n);
-    if (rc == MPI_SUCCESS && size)
-        *size = n > INT32_MAX ? MPI_UNDEFINED : (int)n;
-    return rc;
+    return contiguous(count, oldtype, newtype, "MPI_Type_contiguous_c");
 }
-OM_ALIAS(Type_size)
+OM_ALIAS(Type_contiguous_c)
 
-int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    struct MPI_ABI_Datatype *t;
-    int rc = om_type_arg(datatype, &t, "MPI_Type_get_extent");
-    if (rc)
-        return rc;
-    if (!lb || !extent)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Type_get_extent",
-                             "a NULL argument");
-    *lb = t->lb;
-    *extent = t->extent;
-    return MPI_SUCCESS;
+    struct MPI_ABI_Datatype *o = om_type(oldtype);
+    return hvector(count, blocklength, o ? (MPI_Aint)stride * o->extent : 0, stride, oldtype,
+                   newtype, MPI_COMBINER_VECTOR, "MPI_Type_vector_c");
 }
-OM_ALIAS(Type_get_extent_c)
+OM_ALIAS(Type_vector_c)
 
-int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                               MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    MPI_Count l = 0, e = 0;
-    int rc = PMPI_Type_get_extent_c(datatype, &l, &e);
-    if (rc == MPI_SUCCESS && lb && extent) {
-        *lb = (MPI_Aint)l;
-        *extent = (MPI_Aint)e;
-    }
-    return rc;
+    return hvector(count, blocklength, (MPI_Aint)stride, 0, oldtype, newtype,
+                   MPI_COMBINER_HVECTOR, "MPI_Type_create_hvector_c");
 }
-OM_ALIAS(Type_get_extent)
+OM_ALIAS(Type_create_hvector_c)
 
-int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb,
-                                MPI_Count *true_extent)
+int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                        const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                        MPI_Datatype *newtype)
 {
-    struct MPI_ABI_Datatype *t;
-    int rc = om_type_arg(datatype, &t, "MPI_Type_get_true_extent");
-    if (rc)
-        return rc;
-    if (!true_lb || !true_extent)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Type_get_true_extent",
-                             "a NULL argument");
-    *true_lb = t->true_lb;
-    *true_extent = t->true_extent;
-    return MPI_SUCCESS;
+    return indexed(count, array_of_blocklengths, 1, -1, array_of_displacements, 1, 0, oldtype,
+                   newtype, MPI_COMBINER_INDEXED, "MPI_Type_indexed_c");
 }
-OM_ALIAS(Type_get_true_extent_c)
+OM_ALIAS(Type_indexed_c)
 
-int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                MPI_Datatype *newtype)
 {
-    MPI_Count l = 0, e = 0;
-    int rc = PMPI_Type_get_true_extent_c(datatype, &l, &e);
-    if (rc == MPI_SUCCESS && true_lb && true_extent) {
-        *true_lb = (MPI_Aint)l;
-        *true_extent = (MPI_Aint)e;
-    }
-    return rc;
+    return indexed(count, array_of_blocklengths, 1, -1, array_of_displacements, 1, 1, oldtype,
+                   newtype, MPI_COMBINER_HINDEXED, "MPI_Type_create_hindexed_c");
 }
-OM_ALIAS(Type_get_true_extent)
+OM_ALIAS(Type_create_hindexed_c)
 
-int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                     const MPI_Count array_of_displacements[],
+                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    struct MPI_ABI_Datatype *t;
-    int rc = om_type_arg(datatype, &t, "MPI_Type_set_name");
-    if (rc)
-        return rc;
-    if (!type_name || t->predefined)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Type_set_name", "%s",
-                             type_name ? "a predefined type keeps its name" : "name is NULL");
-    snprintf(t->name, sizeof(t->name), "%s", type_name);
-    return MPI_SUCCESS;
+    return indexed(count, NULL, 1, blocklength, array_of_displacements, 1, 0, oldtype, newtype,
+                   MPI_COMBINER_INDEXED_BLOCK, "MPI_Type_create_indexed_block_c");
 }
-OM_ALIAS(Type_set_name)
+OM_ALIAS(Type_create_indexed_block_c)
 
-int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                      const MPI_Count array_of_displacements[],
+                                      MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    struct MPI_ABI_Datatype *t;
-    int rc = om_type_arg(datatype, &t, "MPI_Type_get_name");
-    if (rc)
-        return rc;
-    if (!type_name || !resultlen)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Type_get_name",
-                             "a NULL argument");
-    strcpy(type_name, t->name);
-    *resultlen = (int)strlen(t->name);
-    return MPI_SUCCESS;
+    return indexed(count, NULL, 1, blocklength, array_of_displacements, 1, 1, oldtype, newtype,
+                   MPI_COMBINER_HINDEXED_BLOCK, "MPI_Type_create_hindexed_block_c");
 }
-OM_ALIAS(Type_get_name)
+OM_ALIAS(Type_create_hindexed_block_c)
+
+int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                              const MPI_Count array_of_displacements[],
+                              const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    return create_struct(count, array_of_blocklengths, array_of_displacements, 1,
+                         array_of_types, newtype, "MPI_Type_create_struct_c");
+}
+OM_ALIAS(Type_create_struct_c)
+
+int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+                               MPI_Datatype *newtype)
+{
+    return PMPI_Type_create_resized(oldtype, (MPI_Aint)lb, (MPI_Aint)extent, newtype);
+}
+OM_ALIAS(Type_create_resized_c)

@@ -115,6 +115,7 @@ struct MPI_ABI_Datatype {
     int          nblocks;
     om_block_t  *blocks;
     int          combiner;     /* MPI_COMBINER_* it was made by */
+    struct om_envelope *env;   /* its constructor's arguments (derived types) */
     char         name[MPI_MAX_OBJECT_NAME];
 };
 
@@ -136,6 +137,9 @@ struct MPI_ABI_Request {
     uint32_t         magic;
     enum om_req_kind kind;
     ordo_request_h   or_;        /* NULL: complete (or an inactive persistent one) */
+    ordo_request_h   or2;        /* a sendrecv's send half, completed first */
+    ordo_status_t    or2_status;
+    void            *pack2;      /* what the send half sends from, when ours */
     MPI_Comm         comm;
     int              persistent, active;
     int              proc_null;  /* a receive from MPI_PROC_NULL */
@@ -252,6 +256,18 @@ const char *om_info_lookup(MPI_Info info, const char *key);
 void om_types_init(void);
 void om_type_retain(struct MPI_ABI_Datatype *t);
 void om_type_release(struct MPI_ABI_Datatype *t);
+/* A derived type's constructor arguments, as MPI_Type_get_contents gives
+ * them back; the types in it are held (a reference each). */
+typedef struct om_envelope {
+    int           ni, na, nd;
+    int64_t      *ints;
+    MPI_Aint     *aints;
+    MPI_Datatype *types;
+} om_envelope_t;
+om_envelope_t *om_envelope_new(int ni, int na, int nd);
+void om_envelope_hold(om_envelope_t *e);   /* take the references, once filled */
+void om_envelope_free(om_envelope_t *e);
+
 /* The datatype of a handle, or the MPI_ERR_TYPE raised naming func. */
 int om_type_arg(MPI_Datatype h, struct MPI_ABI_Datatype **t, const char *func);
 /* Bytes of count elements of type, or -1 when it overflows. */

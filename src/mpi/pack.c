@@ -1,6 +1,7 @@
-/* MPI on ordo: data through datatypes: packing along a type's blocks
- * (what every non-contiguous send, receive and collective does), MPI_Pack
- * and MPI_Unpack, and the counts a status gives in a type. */
+/* MPI on ordo: what a datatype says and does to data: its size, extents
+ * and name; packing along its blocks (what every non-contiguous send,
+ * receive and collective does), MPI_Pack and MPI_Unpack; the counts a
+ * status gives in it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,3 +156,170 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
     return MPI_SUCCESS;
 }
 OM_ALIAS(Unpack)
+
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
+{
+    (void)comm;
+    struct MPI_ABI_Datatype *t;
+    int rc = om_type_arg(datatype, &t, "MPI_Pack_size_c");
+    if (rc)
+        return rc;
+    size_t bytes;
+    if (!size || om_type_bytes(t, incount, &bytes) != 0)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Pack_size_c",
+                             "incount %lld, or size NULL", (long long)incount);
+    *size = (MPI_Count)bytes;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Pack_size_c)
+
+int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
+{
+    (void)comm;
+    struct MPI_ABI_Datatype *t;
+    int rc = om_type_arg(datatype, &t, "MPI_Pack_c");
+    if (rc)
+        return rc;
+    size_t bytes;
+    if (!position || om_type_bytes(t, incount, &bytes) != 0)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Pack_c", "incount %lld",
+                             (long long)incount);
+    if (*position < 0 || (uint64_t)*position + bytes > (uint64_t)outsize)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_TRUNCATE, "MPI_Pack_c",
+                             "%zu bytes at position %lld pass outsize %lld", bytes,
+                             (long long)*position, (long long)outsize);
+    om_pack(t, inbuf, incount, (char *)outbuf + *position);
+    *position += (MPI_Count)bytes;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Pack_c)
+
+int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
+{
+    (void)comm;
+    struct MPI_ABI_Datatype *t;
+    int rc = om_type_arg(datatype, &t, "MPI_Unpack_c");
+    if (rc)
+        return rc;
+    size_t bytes;
+    if (!position || om_type_bytes(t, outcount, &bytes) != 0)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Unpack_c", "outcount %lld",
+                             (long long)outcount);
+    if (*position < 0 || (uint64_t)*position + bytes > (uint64_t)insize)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_TRUNCATE, "MPI_Unpack_c",
+                             "%zu bytes at position %lld pass insize %lld", bytes,
+                             (long long)*position, (long long)insize);
+    om_unpack(t, (const char *)inbuf + *position, bytes, outbuf, outcount);
+    *position += (MPI_Count)bytes;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Unpack_c)
+
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+    struct MPI_ABI_Datatype *t;
+    int rc = om_type_arg(datatype, &t, "MPI_Type_size");
+    if (rc)
+        return rc;
+    if (!size)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Type_size", "size is NULL");
+    *size = (MPI_Count)t->size;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Type_size_c)
+
+int PMPI_Type_size(MPI_Datatype datatype, int *size)
+{
+    MPI_Count n = 0;
+    int rc = PMPI_Type_size_c(datatype, &n);
+    if (rc == MPI_SUCCESS && size)
+        *size = n > INT32_MAX ? MPI_UNDEFINED : (int)n;
+    return rc;
+}
+OM_ALIAS(Type_size)
+
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    struct MPI_ABI_Datatype *t;
+    int rc = om_type_arg(datatype, &t, "MPI_Type_get_extent");
+    if (rc)
+        return rc;
+    if (!lb || !extent)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Type_get_extent",
+                             "a NULL argument");
+    *lb = t->lb;
+    *extent = t->extent;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Type_get_extent_c)
+
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+{
+    MPI_Count l = 0, e = 0;
+    int rc = PMPI_Type_get_extent_c(datatype, &l, &e);
+    if (rc == MPI_SUCCESS && lb && extent) {
+        *lb = (MPI_Aint)l;
+        *extent = (MPI_Aint)e;
+    }
+    return rc;
+}
+OM_ALIAS(Type_get_extent)
+
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb,
+                                MPI_Count *true_extent)
+{
+    struct MPI_ABI_Datatype *t;
+    int rc = om_type_arg(datatype, &t, "MPI_Type_get_true_extent");
+    if (rc)
+        return rc;
+    if (!true_lb || !true_extent)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Type_get_true_extent",
+                             "a NULL argument");
+    *true_lb = t->true_lb;
+    *true_extent = t->true_extent;
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Type_get_true_extent_c)
+
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+{
+    MPI_Count l = 0, e = 0;
+    int rc = PMPI_Type_get_true_extent_c(datatype, &l, &e);
+    if (rc == MPI_SUCCESS && true_lb && true_extent) {
+        *true_lb = (MPI_Aint)l;
+        *true_extent = (MPI_Aint)e;
+    }
+    return rc;
+}
+OM_ALIAS(Type_get_true_extent)
+
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+{
+    struct MPI_ABI_Datatype *t;
+    int rc = om_type_arg(datatype, &t, "MPI_Type_set_name");
+    if (rc)
+        return rc;
+    if (!type_name || t->predefined)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Type_set_name", "%s",
+                             type_name ? "a predefined type keeps its name" : "name is NULL");
+    snprintf(t->name, sizeof(t->name), "%s", type_name);
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Type_set_name)
+
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+{
+    struct MPI_ABI_Datatype *t;
+    int rc = om_type_arg(datatype, &t, "MPI_Type_get_name");
+    if (rc)
+        return rc;
+    if (!type_name || !resultlen)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Type_get_name",
+                             "a NULL argument");
+    strcpy(type_name, t->name);
+    *resultlen = (int)strlen(t->name);
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Type_get_name)

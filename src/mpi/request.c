@@ -26,6 +26,7 @@ struct MPI_ABI_Request *om_req_new(enum om_req_kind kind, MPI_Comm comm)
 void om_req_free(struct MPI_ABI_Request *r)
 {
     free(r->pack);
+    free(r->pack2);
     if (r->utype)
         om_type_release(r->utype);
     r->magic = OM_MAGIC_DEAD;
@@ -90,6 +91,46 @@ static int finish_ordo(struct MPI_ABI_Request *r, ordo_status_t st, const ordo_c
     return err;
 }
 
+/* Drive r towards completion (blocking when wait): 1 once its outcome
+ * is in done_status, 0 while it is not.  A sendrecv's send half (or2)
+ * completes first; its failure is the request's. */
+static int advance(struct MPI_ABI_Request *r, int wait)
+{
+    if (r->completed)
+        return 1;
+    ordo_status_t st2 = ORDO_OK;
+    if (r->or2) {
+        if (wait) {
+            st2 = ordo_request_wait(&r->or2, NULL);
+        } else {
+            int done = 0;
+            st2 = ordo_request_test(&r->or2, &done, NULL);
+            if (st2 == ORDO_OK && !done)
+                return 0;
+        }
+        r->or2 = NULL;
+        r->or2_status = st2;
+        free(r->pack2);
+        r->pack2 = NULL;
+    }
+    ordo_completion_t ci;
+    memset(&ci, 0, sizeof(ci));
+    ci.source = ci.tag = -1;
+    ordo_status_t st = ORDO_OK;
+    if (r->or_) {
+        if (wait) {
+            st = ordo_request_wait(&r->or_, &ci);
+        } else {
+            int done = 0;
+            st = ordo_request_test(&r->or_, &done, &ci);
+            if (st == ORDO_OK && !done)
+                return 0;
+        }
+    }
+    finish_ordo(r, st == ORDO_OK ? r->or2_status : st, &ci);
+    return 1;
+}
+
 int om_req_complete(struct MPI_ABI_Request *r, int wait, MPI_Status *status)
 {
     if (r->persistent && !r->active) {
@@ -97,23 +138,8 @@ int om_req_complete(struct MPI_ABI_Request *r, int wait, MPI_Status *status)
             om_status_empty(status);
         return 1;
     }
-    if (!r->completed) {
-        ordo_completion_t ci;
-        memset(&ci, 0, sizeof(ci));
-        ci.source = ci.tag = -1;
-        ordo_status_t st = ORDO_OK;
-        if (r->or_) {
-            if (wait) {
-                st = ordo_request_wait(&r->or_, &ci);
-            } else {
-                int done = 0;
-                st = ordo_request_test(&r->or_, &done, &ci);
-                if (st == ORDO_OK && !done)
-                    return 0;
-            }
-        }
-        finish_ordo(r, st, &ci);
-    }
+    if (!advance(r, wait))
+        return 0;
     if (status)
         *status = r->done_status;
     int err = r->done_status.MPI_ERROR;
@@ -192,17 +218,10 @@ static int all_of(int count, MPI_Request reqs[], MPI_Status statuses[], int wait
         /* testall completes all or none */
         for (int i = 0; i < count; i++) {
             struct MPI_ABI_Request *r = req_of(reqs[i]);
-            if (r && !r->completed && r->or_ && !(r->persistent && !r->active)) {
-                int done = 0;
-                ordo_completion_t ci;
-                memset(&ci, 0, sizeof(ci));
-                ordo_status_t st = ordo_request_test(&r->or_, &done, &ci);
-                if (st == ORDO_OK && !done) {
-                    *flag = 0;
-                    ordo_progress();
-                    return MPI_SUCCESS;
-                }
-                finish_ordo(r, st, &ci);
+            if (r && !(r->persistent && !r->active) && !advance(r, 0)) {
+                *flag = 0;
+                ordo_progress();
+                return MPI_SUCCESS;
             }
         }
         *flag = 1;
@@ -378,17 +397,10 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     }
     /* complete it inside, without releasing the handle */
     struct MPI_ABI_Request *r = request;
-    if (!r->completed && r->or_) {
-        int done = 0;
-        ordo_completion_t ci;
-        memset(&ci, 0, sizeof(ci));
-        ordo_status_t st = ordo_request_test(&r->or_, &done, &ci);
-        if (st == ORDO_OK && !done) {
-            *flag = 0;
-            ordo_progress();
-            return MPI_SUCCESS;
-        }
-        finish_ordo(r, st, &ci);
+    if (!advance(r, 0)) {
+        *flag = 0;
+        ordo_progress();
+        return MPI_SUCCESS;
     }
     *flag = 1;
     if (status)
@@ -396,6 +408,89 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     return MPI_SUCCESS;
 }
 OM_ALIAS(Request_get_status)
+
+/* MPI 4.1: the status of one, some or all requests, none released. */
+int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index,
+                                int *flag, MPI_Status *status)
+{
+    if (count < 0 || (count > 0 && !array_of_requests) || !index || !flag)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Request_get_status_any",
+                             "count %d or a NULL argument", count);
+    int any = 0;
+    for (int i = 0; i < count; i++) {
+        MPI_Request h = array_of_requests[i];
+        if (h == MPI_REQUEST_NULL || !active(h))
+            continue;
+        any = 1;
+        if (advance(h, 0)) {
+            *index = i;
+            *flag = 1;
+            if (status)
+                *status = h->done_status;
+            return MPI_SUCCESS;
+        }
+    }
+    *index = MPI_UNDEFINED;
+    *flag = !any;
+    if (!any && status)
+        om_status_empty(status);
+    if (any)
+        ordo_progress();
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Request_get_status_any)
+
+int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[],
+                                 int *outcount, int array_of_indices[],
+                                 MPI_Status array_of_statuses[])
+{
+    if (incount < 0 || (incount > 0 && (!array_of_requests || !array_of_indices)) || !outcount)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Request_get_status_some",
+                             "incount %d or a NULL argument", incount);
+    int n = 0, any = 0;
+    for (int i = 0; i < incount; i++) {
+        MPI_Request h = array_of_requests[i];
+        if (h == MPI_REQUEST_NULL || !active(h))
+            continue;
+        any = 1;
+        if (advance(h, 0)) {
+            if (array_of_statuses != MPI_STATUSES_IGNORE)
+                array_of_statuses[n] = h->done_status;
+            array_of_indices[n++] = i;
+        }
+    }
+    *outcount = any ? n : MPI_UNDEFINED;
+    if (any && !n)
+        ordo_progress();
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Request_get_status_some)
+
+int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[])
+{
+    if (count < 0 || (count > 0 && !array_of_requests) || !flag)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Request_get_status_all",
+                             "count %d or a NULL argument", count);
+    for (int i = 0; i < count; i++) {
+        MPI_Request h = array_of_requests[i];
+        if (h != MPI_REQUEST_NULL && active(h) && !advance(h, 0)) {
+            *flag = 0;
+            ordo_progress();
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 1;
+    for (int i = 0; array_of_statuses != MPI_STATUSES_IGNORE && i < count; i++) {
+        MPI_Request h = array_of_requests[i];
+        if (h == MPI_REQUEST_NULL || !active(h))
+            om_status_empty(&array_of_statuses[i]);
+        else
+            array_of_statuses[i] = h->done_status;
+    }
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Request_get_status_all)
 
 int PMPI_Request_free(MPI_Request *request)
 {

@@ -509,3 +509,98 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
     return st == ORDO_OK ? MPI_SUCCESS : rma_failed(win, st, func);
 }
 OM_ALIAS(Compare_and_swap)
+
+/* ------------------------------------------------- the large-count forms */
+
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win)
+{
+    return xfer(1, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+                target_disp, target_count, target_datatype, win, NULL, "MPI_Put_c");
+}
+OM_ALIAS(Put_c)
+
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win)
+{
+    return xfer(0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                target_count, target_datatype, win, NULL, "MPI_Get_c");
+}
+OM_ALIAS(Get_c)
+
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    if (!request)
+        return om_raise(OM_ON_WIN, (void *)win, MPI_ERR_ARG, "MPI_Rput_c", "request is NULL");
+    return xfer(1, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+                target_disp, target_count, target_datatype, win, request, "MPI_Rput_c");
+}
+OM_ALIAS(Rput_c)
+
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    if (!request)
+        return om_raise(OM_ON_WIN, (void *)win, MPI_ERR_ARG, "MPI_Rget_c", "request is NULL");
+    return xfer(0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                target_count, target_datatype, win, request, "MPI_Rget_c");
+}
+OM_ALIAS(Rget_c)
+
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                      MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                      MPI_Win win)
+{
+    return accumulate(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                      target_rank, target_disp, target_count, target_datatype, op, win, NULL,
+                      "MPI_Accumulate_c");
+}
+OM_ALIAS(Accumulate_c)
+
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
+                       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                       MPI_Win win, MPI_Request *request)
+{
+    if (!request)
+        return om_raise(OM_ON_WIN, (void *)win, MPI_ERR_ARG, "MPI_Raccumulate_c",
+                        "request is NULL");
+    return accumulate(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                      target_rank, target_disp, target_count, target_datatype, op, win,
+                      request, "MPI_Raccumulate_c");
+}
+OM_ALIAS(Raccumulate_c)
+
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                          MPI_Datatype origin_datatype, void *result_addr,
+                          MPI_Count result_count, MPI_Datatype result_datatype,
+                          int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                          MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    return accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                      result_datatype, target_rank, target_disp, target_count,
+                      target_datatype, op, win, NULL, "MPI_Get_accumulate_c");
+}
+OM_ALIAS(Get_accumulate_c)
+
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                           MPI_Datatype origin_datatype, void *result_addr,
+                           MPI_Count result_count, MPI_Datatype result_datatype,
+                           int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                           MPI_Request *request)
+{
+    if (!request)
+        return om_raise(OM_ON_WIN, (void *)win, MPI_ERR_ARG, "MPI_Rget_accumulate_c",
+                        "request is NULL");
+    return accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                      result_datatype, target_rank, target_disp, target_count,
+                      target_datatype, op, win, request, "MPI_Rget_accumulate_c");
+}
+OM_ALIAS(Rget_accumulate_c)

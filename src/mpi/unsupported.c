@@ -40,18 +40,6 @@ int PMPI_Abi_set_fortran_info(MPI_Info info)
 }
 OM_ALIAS(Abi_set_fortran_info)
 
-int PMPI_Accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Accumulate_c");
-}
-OM_ALIAS(Accumulate_c)
-
-int PMPI_Allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Allgather_c");
-}
-OM_ALIAS(Allgather_c)
-
 int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Allgather_init");
@@ -63,12 +51,6 @@ int PMPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Allgather_init_c");
 }
 OM_ALIAS(Allgather_init_c)
-
-int PMPI_Allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Allgatherv_c");
-}
-OM_ALIAS(Allgatherv_c)
 
 int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
@@ -82,12 +64,6 @@ int PMPI_Allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatyp
 }
 OM_ALIAS(Allgatherv_init_c)
 
-int PMPI_Allreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Allreduce_c");
-}
-OM_ALIAS(Allreduce_c)
-
 int PMPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Allreduce_init");
@@ -100,12 +76,6 @@ int PMPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, M
 }
 OM_ALIAS(Allreduce_init_c)
 
-int PMPI_Alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Alltoall_c");
-}
-OM_ALIAS(Alltoall_c)
-
 int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Alltoall_init");
@@ -117,12 +87,6 @@ int PMPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype 
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Alltoall_init_c");
 }
 OM_ALIAS(Alltoall_init_c)
-
-int PMPI_Alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Alltoallv_c");
-}
-OM_ALIAS(Alltoallv_c)
 
 int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
@@ -304,24 +268,6 @@ int PMPI_Comm_flush_buffer(MPI_Comm comm)
 }
 OM_ALIAS(Comm_flush_buffer)
 
-int PMPI_Comm_get_parent(MPI_Comm* parent)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Comm_get_parent");
-}
-OM_ALIAS(Comm_get_parent)
-
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_idup");
-}
-OM_ALIAS(Comm_idup)
-
-int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_idup_with_info");
-}
-OM_ALIAS(Comm_idup_with_info)
-
 int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_iflush_buffer");
@@ -387,12 +333,6 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Dist_graph_neighbors_count");
 }
 OM_ALIAS(Dist_graph_neighbors_count)
-
-int PMPI_Exscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Exscan_c");
-}
-OM_ALIAS(Exscan_c)
 
 int PMPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
@@ -934,12 +874,6 @@ int PMPI_File_write_shared_c(MPI_File fh, const void* buf, MPI_Count count, MPI_
 }
 OM_ALIAS(File_write_shared_c)
 
-int PMPI_Gather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Gather_c");
-}
-OM_ALIAS(Gather_c)
-
 int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Gather_init");
@@ -952,12 +886,6 @@ int PMPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype se
 }
 OM_ALIAS(Gather_init_c)
 
-int PMPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Gatherv_c");
-}
-OM_ALIAS(Gatherv_c)
-
 int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Gatherv_init");
@@ -969,18 +897,6 @@ int PMPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype s
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Gatherv_init_c");
 }
 OM_ALIAS(Gatherv_init_c)
-
-int PMPI_Get_accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Get_accumulate_c");
-}
-OM_ALIAS(Get_accumulate_c)
-
-int PMPI_Get_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Get_c");
-}
-OM_ALIAS(Get_c)
 
 int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count)
 {
@@ -1048,48 +964,6 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char* pset_name, MPI
 }
 OM_ALIAS(Group_from_session_pset)
 
-int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Group_range_excl");
-}
-OM_ALIAS(Group_range_excl)
-
-int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Group_range_incl");
-}
-OM_ALIAS(Group_range_incl)
-
-int PMPI_Iallgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Iallgather_c");
-}
-OM_ALIAS(Iallgather_c)
-
-int PMPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Iallgatherv_c");
-}
-OM_ALIAS(Iallgatherv_c)
-
-int PMPI_Iallreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Iallreduce_c");
-}
-OM_ALIAS(Iallreduce_c)
-
-int PMPI_Ialltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ialltoall_c");
-}
-OM_ALIAS(Ialltoall_c)
-
-int PMPI_Ialltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ialltoallv_c");
-}
-OM_ALIAS(Ialltoallv_c)
-
 int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ialltoallw");
@@ -1101,30 +975,6 @@ int PMPI_Ialltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const M
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ialltoallw_c");
 }
 OM_ALIAS(Ialltoallw_c)
-
-int PMPI_Ibcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ibcast_c");
-}
-OM_ALIAS(Ibcast_c)
-
-int PMPI_Iexscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Iexscan_c");
-}
-OM_ALIAS(Iexscan_c)
-
-int PMPI_Igather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Igather_c");
-}
-OM_ALIAS(Igather_c)
-
-int PMPI_Igatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Igatherv_c");
-}
-OM_ALIAS(Igatherv_c)
 
 int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
 {
@@ -1215,66 +1065,6 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm)
     return om_unsupported(OM_ON_COMM, (void *)intercomm, "MPI_Intercomm_merge");
 }
 OM_ALIAS(Intercomm_merge)
-
-int PMPI_Ireduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ireduce_c");
-}
-OM_ALIAS(Ireduce_c)
-
-int PMPI_Ireduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ireduce_scatter_block_c");
-}
-OM_ALIAS(Ireduce_scatter_block_c)
-
-int PMPI_Ireduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ireduce_scatter_c");
-}
-OM_ALIAS(Ireduce_scatter_c)
-
-int PMPI_Iscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Iscan_c");
-}
-OM_ALIAS(Iscan_c)
-
-int PMPI_Iscatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Iscatter_c");
-}
-OM_ALIAS(Iscatter_c)
-
-int PMPI_Iscatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Iscatterv_c");
-}
-OM_ALIAS(Iscatterv_c)
-
-int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Isendrecv");
-}
-OM_ALIAS(Isendrecv)
-
-int PMPI_Isendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Isendrecv_c");
-}
-OM_ALIAS(Isendrecv_c)
-
-int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Isendrecv_replace");
-}
-OM_ALIAS(Isendrecv_replace)
-
-int PMPI_Isendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Isendrecv_replace_c");
-}
-OM_ALIAS(Isendrecv_replace_c)
 
 int PMPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval, void* extra_state)
 {
@@ -1420,12 +1210,6 @@ int PMPI_Open_port(MPI_Info info, char* port_name)
 }
 OM_ALIAS(Open_port)
 
-int PMPI_Pack_c(const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf, MPI_Count outsize, MPI_Count* position, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Pack_c");
-}
-OM_ALIAS(Pack_c)
-
 int PMPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf, MPI_Aint outsize, MPI_Aint* position)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Pack_external");
@@ -1449,12 +1233,6 @@ int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datat
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Pack_external_size_c");
 }
 OM_ALIAS(Pack_external_size_c)
-
-int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count* size)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Pack_size_c");
-}
-OM_ALIAS(Pack_size_c)
 
 int PMPI_Parrived(MPI_Request request, int partition, int* flag)
 {
@@ -1498,24 +1276,6 @@ int PMPI_Publish_name(const char* service_name, MPI_Info info, const char* port_
 }
 OM_ALIAS(Publish_name)
 
-int PMPI_Put_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Put_c");
-}
-OM_ALIAS(Put_c)
-
-int PMPI_Raccumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Raccumulate_c");
-}
-OM_ALIAS(Raccumulate_c)
-
-int PMPI_Reduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Reduce_c");
-}
-OM_ALIAS(Reduce_c)
-
 int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Reduce_init");
@@ -1534,12 +1294,6 @@ int PMPI_Reduce_local_c(const void* inbuf, void* inoutbuf, MPI_Count count, MPI_
 }
 OM_ALIAS(Reduce_local_c)
 
-int PMPI_Reduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Reduce_scatter_block_c");
-}
-OM_ALIAS(Reduce_scatter_block_c)
-
 int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Reduce_scatter_block_init");
@@ -1551,12 +1305,6 @@ int PMPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Cou
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Reduce_scatter_block_init_c");
 }
 OM_ALIAS(Reduce_scatter_block_init_c)
-
-int PMPI_Reduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Reduce_scatter_c");
-}
-OM_ALIAS(Reduce_scatter_c)
 
 int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
@@ -1582,48 +1330,6 @@ int PMPI_Register_datarep_c(const char* datarep, MPI_Datarep_conversion_function
 }
 OM_ALIAS(Register_datarep_c)
 
-int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int* flag, MPI_Status array_of_statuses[])
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Request_get_status_all");
-}
-OM_ALIAS(Request_get_status_all)
-
-int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int* index, int* flag, MPI_Status* status)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Request_get_status_any");
-}
-OM_ALIAS(Request_get_status_any)
-
-int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int* outcount, int array_of_indices[], MPI_Status array_of_statuses[])
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Request_get_status_some");
-}
-OM_ALIAS(Request_get_status_some)
-
-int PMPI_Rget_accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Rget_accumulate_c");
-}
-OM_ALIAS(Rget_accumulate_c)
-
-int PMPI_Rget_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Rget_c");
-}
-OM_ALIAS(Rget_c)
-
-int PMPI_Rput_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Rput_c");
-}
-OM_ALIAS(Rput_c)
-
-int PMPI_Scan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Scan_c");
-}
-OM_ALIAS(Scan_c)
-
 int PMPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Scan_init");
@@ -1636,12 +1342,6 @@ int PMPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Da
 }
 OM_ALIAS(Scan_init_c)
 
-int PMPI_Scatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Scatter_c");
-}
-OM_ALIAS(Scatter_c)
-
 int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Scatter_init");
@@ -1653,12 +1353,6 @@ int PMPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype s
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Scatter_init_c");
 }
 OM_ALIAS(Scatter_init_c)
-
-int PMPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Scatterv_c");
-}
-OM_ALIAS(Scatterv_c)
 
 int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
@@ -2080,18 +1774,6 @@ int PMPI_T_source_get_timestamp(int source_index, MPI_Count* timestamp)
 }
 OM_ALIAS(T_source_get_timestamp)
 
-int PMPI_Topo_test(MPI_Comm comm, int* status)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Topo_test");
-}
-OM_ALIAS(Topo_test)
-
-int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_contiguous_c");
-}
-OM_ALIAS(Type_contiguous_c)
-
 int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_darray");
@@ -2122,47 +1804,11 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype)
 }
 OM_ALIAS(Type_create_f90_real)
 
-int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_hindexed_block_c");
-}
-OM_ALIAS(Type_create_hindexed_block_c)
-
-int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_hindexed_c");
-}
-OM_ALIAS(Type_create_hindexed_c)
-
-int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_hvector_c");
-}
-OM_ALIAS(Type_create_hvector_c)
-
-int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_indexed_block_c");
-}
-OM_ALIAS(Type_create_indexed_block_c)
-
 int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* type_copy_attr_fn, MPI_Type_delete_attr_function* type_delete_attr_fn, int* type_keyval, void* extra_state)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_keyval");
 }
 OM_ALIAS(Type_create_keyval)
-
-int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_resized_c");
-}
-OM_ALIAS(Type_create_resized_c)
-
-int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_struct_c");
-}
-OM_ALIAS(Type_create_struct_c)
 
 int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype)
 {
@@ -2194,30 +1840,6 @@ int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_v
 }
 OM_ALIAS(Type_get_attr)
 
-int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_get_contents");
-}
-OM_ALIAS(Type_get_contents)
-
-int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[])
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_get_contents_c");
-}
-OM_ALIAS(Type_get_contents_c)
-
-int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes, int* combiner)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_get_envelope");
-}
-OM_ALIAS(Type_get_envelope)
-
-int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count* num_integers, MPI_Count* num_addresses, MPI_Count* num_large_counts, MPI_Count* num_datatypes, int* combiner)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_get_envelope_c");
-}
-OM_ALIAS(Type_get_envelope_c)
-
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_get_extent_x");
@@ -2235,12 +1857,6 @@ int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, 
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_get_value_index");
 }
 OM_ALIAS(Type_get_value_index)
-
-int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_indexed_c");
-}
-OM_ALIAS(Type_indexed_c)
 
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype)
 {
@@ -2260,18 +1876,6 @@ int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size)
 }
 OM_ALIAS(Type_size_x)
 
-int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_vector_c");
-}
-OM_ALIAS(Type_vector_c)
-
-int PMPI_Unpack_c(const void* inbuf, MPI_Count insize, MPI_Count* position, void* outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Unpack_c");
-}
-OM_ALIAS(Unpack_c)
-
 int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position, void* outbuf, int outcount, MPI_Datatype datatype)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Unpack_external");
@@ -2289,24 +1893,6 @@ int PMPI_Unpublish_name(const char* service_name, MPI_Info info, const char* por
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Unpublish_name");
 }
 OM_ALIAS(Unpublish_name)
-
-int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Win_allocate_c");
-}
-OM_ALIAS(Win_allocate_c)
-
-int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Win_allocate_shared_c");
-}
-OM_ALIAS(Win_allocate_shared_c)
-
-int PMPI_Win_create_c(void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Win_create_c");
-}
-OM_ALIAS(Win_create_c)
 
 int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* win_copy_attr_fn, MPI_Win_delete_attr_function* win_delete_attr_fn, int* win_keyval, void* extra_state)
 {
@@ -2331,9 +1917,3 @@ int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val)
     return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_set_attr");
 }
 OM_ALIAS(Win_set_attr)
-
-int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint* size, MPI_Aint* disp_unit, void* baseptr)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_shared_query_c");
-}
-OM_ALIAS(Win_shared_query_c)

@@ -170,6 +170,41 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
 }
 OM_ALIAS(Win_allocate_shared)
 
+/* the large-count forms: a displacement unit as an MPI_Aint */
+static int unit_of(MPI_Aint disp_unit, MPI_Comm comm, const char *func, int *unit)
+{
+    if (disp_unit <= 0 || disp_unit > INT32_MAX)
+        return om_comm_error(comm, MPI_ERR_DISP, func, "disp_unit %ld", (long)disp_unit);
+    *unit = (int)disp_unit;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                      MPI_Comm comm, MPI_Win *win)
+{
+    int unit = 1, rc = unit_of(disp_unit, comm, "MPI_Win_create_c", &unit);
+    return rc ? rc : win_make(W_CREATE, base, size, unit, info, comm, NULL, win,
+                              "MPI_Win_create_c");
+}
+OM_ALIAS(Win_create_c)
+
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                        void *baseptr, MPI_Win *win)
+{
+    int unit = 1, rc = unit_of(disp_unit, comm, "MPI_Win_allocate_c", &unit);
+    return rc ? rc : win_make(W_ALLOCATE, NULL, size, unit, info, comm, baseptr, win,
+                              "MPI_Win_allocate_c");
+}
+OM_ALIAS(Win_allocate_c)
+
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                               MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    int unit = 1, rc = unit_of(disp_unit, comm, "MPI_Win_allocate_shared_c", &unit);
+    return rc ? rc : PMPI_Win_allocate_shared(size, unit, info, comm, baseptr, win);
+}
+OM_ALIAS(Win_allocate_shared_c)
+
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     return win_make(W_DYNAMIC, NULL, 0, 1, info, comm, NULL, win, "MPI_Win_create_dynamic");
@@ -215,6 +250,17 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     return MPI_SUCCESS;
 }
 OM_ALIAS(Win_shared_query)
+
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                            void *baseptr)
+{
+    int unit = 0;
+    int rc = PMPI_Win_shared_query(win, rank, size, disp_unit ? &unit : NULL, baseptr);
+    if (rc == MPI_SUCCESS)
+        *disp_unit = unit;
+    return rc;
+}
+OM_ALIAS(Win_shared_query_c)
 
 int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {

@@ -220,6 +220,17 @@ static void comms(void)
         OK(MPI_Barrier(created));
         OK(MPI_Comm_free(&created));
     }
+    int range[1][3] = {{np - 1, 0, -2}}, odd_size = 0;
+    MPI_Group by_range, rest;
+    OK(MPI_Group_range_incl(world, 1, range, &by_range));
+    OK(MPI_Group_size(by_range, &odd_size));
+    CHECK(odd_size == (np + 1) / 2);
+    OK(MPI_Group_range_excl(world, 1, range, &rest));
+    OK(MPI_Group_size(rest, &size));
+    CHECK(size == np - odd_size);
+    OK(MPI_Group_free(&by_range));
+    if (rest != MPI_GROUP_EMPTY)
+        OK(MPI_Group_free(&rest));
     OK(MPI_Group_union(evens, reversed, &both));
     OK(MPI_Group_size(both, &size));
     CHECK(size == np);
@@ -274,6 +285,15 @@ static void comms(void)
         CHECK(seen == 0xffff);
     }
     OK(MPI_Comm_free(&fast));
+    MPI_Comm idup;
+    MPI_Request dreq;
+    OK(MPI_Comm_idup(MPI_COMM_WORLD, &idup, &dreq));
+    OK(MPI_Wait(&dreq, MPI_STATUS_IGNORE));
+    OK(MPI_Barrier(idup));
+    OK(MPI_Comm_free(&idup));
+    int topo = 0;
+    OK(MPI_Topo_test(MPI_COMM_WORLD, &topo));
+    CHECK(topo == MPI_UNDEFINED);
 
     /* attributes, copied by dup when the key says so */
     int key = MPI_KEYVAL_INVALID, *got_val = NULL;

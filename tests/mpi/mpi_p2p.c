@@ -195,6 +195,20 @@ static void edges(void)
     OK(MPI_Test_cancelled(&st, &flag));
     CHECK(flag == 1);
 
+    /* the immediate sendrecv forms around a ring, and the 4.1 status calls */
+    int out2 = 10 * me, in2 = -1, token2 = me;
+    MPI_Request two[2];
+    OK(MPI_Isendrecv(&out2, 1, MPI_INT, (me + 1) % np, 51, &in2, 1, MPI_INT,
+                     (me - 1 + np) % np, 51, MPI_COMM_WORLD, &two[0]));
+    OK(MPI_Isendrecv_replace(&token2, 1, MPI_INT, (me + 1) % np, 52, (me - 1 + np) % np, 52,
+                             MPI_COMM_WORLD, &two[1]));
+    int all_done = 0;
+    while (!all_done)
+        OK(MPI_Request_get_status_all(2, two, &all_done, MPI_STATUSES_IGNORE));
+    CHECK(two[0] != MPI_REQUEST_NULL);   /* not released */
+    OK(MPI_Waitall(2, two, MPI_STATUSES_IGNORE));
+    CHECK(in2 == 10 * ((me - 1 + np) % np) && token2 == (me - 1 + np) % np);
+
     /* Sendrecv_replace around a ring */
     int token = me;
     OK(MPI_Sendrecv_replace(&token, 1, MPI_INT, (me + 1) % np, 50, (me - 1 + np) % np, 50,

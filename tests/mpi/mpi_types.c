@@ -85,6 +85,41 @@ static void constructors(void)
     OK(MPI_Type_get_name(st, name, &len));
     CHECK(strcmp(name, "rec") == 0);
 
+    /* decoding: what each constructor was given comes back */
+    int ni = -1, na = -1, nd = -1, comb = -1;
+    OK(MPI_Type_get_envelope(MPI_INT, &ni, &na, &nd, &comb));
+    CHECK(comb == MPI_COMBINER_NAMED && ni == 0 && na == 0 && nd == 0);
+    OK(MPI_Type_get_envelope(vec, &ni, &na, &nd, &comb));
+    CHECK(comb == MPI_COMBINER_VECTOR && ni == 3 && na == 0 && nd == 1);
+    int vi[3] = {0};
+    MPI_Aint va[1];
+    MPI_Datatype vt[1] = {MPI_DATATYPE_NULL};
+    OK(MPI_Type_get_contents(vec, 3, 0, 1, vi, va, vt));
+    CHECK(vi[0] == 3 && vi[1] == 2 && vi[2] == 5 && vt[0] == MPI_INT);
+    OK(MPI_Type_get_envelope(st, &ni, &na, &nd, &comb));
+    CHECK(comb == MPI_COMBINER_STRUCT && ni == 4 && na == 3 && nd == 3);
+    int si[4];
+    MPI_Aint sa[3];
+    MPI_Datatype sts[3];
+    OK(MPI_Type_get_contents(st, 4, 3, 3, si, sa, sts));
+    CHECK(si[0] == 3 && sa[1] == (MPI_Aint)offsetof(struct rec, d) && sts[2] == MPI_INT);
+    OK(MPI_Type_get_envelope(hidx, &ni, &na, &nd, &comb));
+    CHECK(comb == MPI_COMBINER_HINDEXED && ni == 3 && na == 2 && nd == 1);
+    OK(MPI_Type_get_envelope(resized, &ni, &na, &nd, &comb));
+    CHECK(comb == MPI_COMBINER_RESIZED && ni == 0 && na == 2 && nd == 1);
+    /* a derived type given back is a reference of the caller's own */
+    MPI_Datatype inner, outer, got_inner;
+    OK(MPI_Type_contiguous(2, MPI_INT, &inner));
+    OK(MPI_Type_contiguous(3, inner, &outer));
+    OK(MPI_Type_free(&inner));   /* outer still holds it */
+    int oi[1];
+    OK(MPI_Type_get_contents(outer, 1, 0, 1, oi, NULL, &got_inner));
+    int isz = 0;
+    OK(MPI_Type_size(got_inner, &isz));
+    CHECK(oi[0] == 3 && isz == 8);
+    OK(MPI_Type_free(&got_inner));
+    OK(MPI_Type_free(&outer));
+
     /* an uncommitted type cannot be used */
     int x[48];
     CHECK(class_of(MPI_Send(x, 1, vec, MPI_PROC_NULL, 0, MPI_COMM_WORLD)) == MPI_ERR_TYPE);

@@ -40,6 +40,10 @@ def test_every_built_mpi_is_described():
         assert found["openmpi5"].network_env()["OMPI_MCA_osc"] == "ucx"
     if "impi" in found:
         assert found["impi"].family == "impi" and found["impi"].env["I_MPI_ROOT"]
+    # ordo's own MPI: the same sources on libmpi_abi.so.1, under ordorun
+    assert "ordo-mpi" in found
+    assert found["ordo-mpi"].family == "ordo"
+    assert Path(found["ordo-mpi"].launcher).name == "ordorun"
 
 
 @pytest.mark.parametrize("spec, words", [
