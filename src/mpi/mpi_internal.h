@@ -248,6 +248,12 @@ int om_comm_rank_of_world(struct MPI_ABI_Comm *c, int world);
 /* Groups */
 struct MPI_ABI_Group *om_group_new(int size);
 void om_group_release(struct MPI_ABI_Group *g);
+/* Set g->rank: this process's index, or MPI_UNDEFINED. */
+void om_group_find_me(struct MPI_ABI_Group *g);
+/* The index of world rank `world` in g, or -1. */
+int om_group_index(const struct MPI_ABI_Group *g, int world);
+/* MPI_IDENT, MPI_SIMILAR or MPI_UNEQUAL */
+int om_group_compare(const struct MPI_ABI_Group *a, const struct MPI_ABI_Group *b);
 
 /* Info */
 const char *om_info_lookup(MPI_Info info, const char *key);

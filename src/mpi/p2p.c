@@ -240,63 +240,24 @@ static int send_mode(const void *buf, MPI_Count count, MPI_Datatype type, int de
     return rc < 0 ? om_comm_error(comm, -rc, func, "the send failed") : MPI_SUCCESS;
 }
 
-int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-              MPI_Comm comm)
-{
-    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_STD, "MPI_Send");
-}
-OM_ALIAS(Send)
+#define SEND(NAME, CT, MODE)                                                               \
+    int PMPI_##NAME(const void *buf, CT count, MPI_Datatype datatype, int dest, int tag,   \
+                    MPI_Comm comm)                                                         \
+    {                                                                                      \
+        return send_mode(buf, count, datatype, dest, tag, comm, MODE, "MPI_" #NAME);       \
+    }                                                                                      \
+    OM_ALIAS(NAME)
 
-int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm)
-{
-    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_STD, "MPI_Send_c");
-}
-OM_ALIAS(Send_c)
-
-int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm)
-{
-    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_SYNC, "MPI_Ssend");
-}
-OM_ALIAS(Ssend)
-
-int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm)
-{
-    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_SYNC, "MPI_Ssend_c");
-}
-OM_ALIAS(Ssend_c)
-
+SEND(Send, int, OM_SEND_STD)
+SEND(Send_c, MPI_Count, OM_SEND_STD)
+SEND(Ssend, int, OM_SEND_SYNC)
+SEND(Ssend_c, MPI_Count, OM_SEND_SYNC)
 /* Ready mode: the receive is posted (the program says so); a standard
  * send is a correct way to honour it. */
-int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm)
-{
-    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_STD, "MPI_Rsend");
-}
-OM_ALIAS(Rsend)
-
-int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm)
-{
-    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_STD, "MPI_Rsend_c");
-}
-OM_ALIAS(Rsend_c)
-
-int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm)
-{
-    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_BUFFERED, "MPI_Bsend");
-}
-OM_ALIAS(Bsend)
-
-int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm)
-{
-    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_BUFFERED, "MPI_Bsend_c");
-}
-OM_ALIAS(Bsend_c)
+SEND(Rsend, int, OM_SEND_STD)
+SEND(Rsend_c, MPI_Count, OM_SEND_STD)
+SEND(Bsend, int, OM_SEND_BUFFERED)
+SEND(Bsend_c, MPI_Count, OM_SEND_BUFFERED)
 
 static int isend_mode(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
                       MPI_Comm comm, int mode, MPI_Request *request, const char *func)

@@ -179,45 +179,39 @@ static int xfer(int is_put, void *obuf, MPI_Count ocount, MPI_Datatype otype, in
     return st == ORDO_OK ? MPI_SUCCESS : rma_failed(win, st, func);
 }
 
-int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count,
-             MPI_Datatype target_datatype, MPI_Win win)
-{
-    return xfer(1, (void *)origin_addr, origin_count, origin_datatype, target_rank,
-                target_disp, target_count, target_datatype, win, NULL, "MPI_Put");
-}
-OM_ALIAS(Put)
+/* Put and get, their request forms, and the large-count ones */
+#define XFER(NAME, PUT, CT, CONST)                                                         \
+    int PMPI_##NAME(CONST void *origin_addr, CT origin_count, MPI_Datatype origin_datatype, \
+                    int target_rank, MPI_Aint target_disp, CT target_count,                \
+                    MPI_Datatype target_datatype, MPI_Win win)                             \
+    {                                                                                      \
+        return xfer(PUT, (void *)origin_addr, origin_count, origin_datatype, target_rank,  \
+                    target_disp, target_count, target_datatype, win, NULL, "MPI_" #NAME);  \
+    }                                                                                      \
+    OM_ALIAS(NAME)
 
-int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count,
-             MPI_Datatype target_datatype, MPI_Win win)
-{
-    return xfer(0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                target_count, target_datatype, win, NULL, "MPI_Get");
-}
-OM_ALIAS(Get)
+#define RXFER(NAME, PUT, CT, CONST)                                                        \
+    int PMPI_##NAME(CONST void *origin_addr, CT origin_count, MPI_Datatype origin_datatype, \
+                    int target_rank, MPI_Aint target_disp, CT target_count,                \
+                    MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)       \
+    {                                                                                      \
+        if (!request)                                                                      \
+            return om_raise(OM_ON_WIN, (void *)win, MPI_ERR_ARG, "MPI_" #NAME,             \
+                            "request is NULL");                                            \
+        return xfer(PUT, (void *)origin_addr, origin_count, origin_datatype, target_rank,  \
+                    target_disp, target_count, target_datatype, win, request,              \
+                    "MPI_" #NAME);                                                         \
+    }                                                                                      \
+    OM_ALIAS(NAME)
 
-int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-              int target_rank, MPI_Aint target_disp, int target_count,
-              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-    if (!request)
-        return om_raise(OM_ON_WIN, (void *)win, MPI_ERR_ARG, "MPI_Rput", "request is NULL");
-    return xfer(1, (void *)origin_addr, origin_count, origin_datatype, target_rank,
-                target_disp, target_count, target_datatype, win, request, "MPI_Rput");
-}
-OM_ALIAS(Rput)
-
-int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-              int target_rank, MPI_Aint target_disp, int target_count,
-              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-    if (!request)
-        return om_raise(OM_ON_WIN, (void *)win, MPI_ERR_ARG, "MPI_Rget", "request is NULL");
-    return xfer(0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                target_count, target_datatype, win, request, "MPI_Rget");
-}
-OM_ALIAS(Rget)
+XFER(Put, 1, int, const)
+XFER(Put_c, 1, MPI_Count, const)
+XFER(Get, 0, int, )
+XFER(Get_c, 0, MPI_Count, )
+RXFER(Rput, 1, int, const)
+RXFER(Rput_c, 1, MPI_Count, const)
+RXFER(Rget, 0, int, )
+RXFER(Rget_c, 0, MPI_Count, )
 
 /* ------------------------------------------------------------ accumulate */
 
@@ -404,55 +398,39 @@ static int accumulate(const void *obuf, MPI_Count ocount, MPI_Datatype otype, vo
     return st == ORDO_OK ? MPI_SUCCESS : rma_failed(win, st, func);
 }
 
-int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                    int target_rank, MPI_Aint target_disp, int target_count,
-                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-    return accumulate(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                      target_rank, target_disp, target_count, target_datatype, op, win, NULL,
-                      "MPI_Accumulate");
-}
-OM_ALIAS(Accumulate)
+/* Accumulate and get_accumulate, their request and large-count forms */
+#define ACC(NAME, CT, REQ_PARAM, REQ)                                                         \
+    int PMPI_##NAME(const void *origin_addr, CT origin_count, MPI_Datatype origin_datatype,   \
+                    int target_rank, MPI_Aint target_disp, CT target_count,                   \
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win REQ_PARAM)           \
+    {                                                                                         \
+        return accumulate(origin_addr, origin_count, origin_datatype, NULL, 0,                \
+                          MPI_DATATYPE_NULL, target_rank, target_disp, target_count,          \
+                          target_datatype, op, win, REQ, "MPI_" #NAME);                       \
+    }                                                                                         \
+    OM_ALIAS(NAME)
 
-int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                     int target_rank, MPI_Aint target_disp, int target_count,
-                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                     MPI_Request *request)
-{
-    if (!request)
-        return om_raise(OM_ON_WIN, (void *)win, MPI_ERR_ARG, "MPI_Raccumulate",
-                        "request is NULL");
-    return accumulate(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                      target_rank, target_disp, target_count, target_datatype, op, win,
-                      request, "MPI_Raccumulate");
-}
-OM_ALIAS(Raccumulate)
+#define GET_ACC(NAME, CT, REQ_PARAM, REQ)                                                     \
+    int PMPI_##NAME(const void *origin_addr, CT origin_count, MPI_Datatype origin_datatype,   \
+                    void *result_addr, CT result_count, MPI_Datatype result_datatype,         \
+                    int target_rank, MPI_Aint target_disp, CT target_count,                   \
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win REQ_PARAM)           \
+    {                                                                                         \
+        return accumulate(origin_addr, origin_count, origin_datatype, result_addr,            \
+                          result_count, result_datatype, target_rank, target_disp,            \
+                          target_count, target_datatype, op, win, REQ, "MPI_" #NAME);         \
+    }                                                                                         \
+    OM_ALIAS(NAME)
 
-int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
-                        MPI_Datatype origin_datatype, void *result_addr, int result_count,
-                        MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-    return accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                      result_datatype, target_rank, target_disp, target_count,
-                      target_datatype, op, win, NULL, "MPI_Get_accumulate");
-}
-OM_ALIAS(Get_accumulate)
-
-int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
-                         MPI_Datatype origin_datatype, void *result_addr, int result_count,
-                         MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                         int target_count, MPI_Datatype target_datatype, MPI_Op op,
-                         MPI_Win win, MPI_Request *request)
-{
-    if (!request)
-        return om_raise(OM_ON_WIN, (void *)win, MPI_ERR_ARG, "MPI_Rget_accumulate",
-                        "request is NULL");
-    return accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                      result_datatype, target_rank, target_disp, target_count,
-                      target_datatype, op, win, request, "MPI_Rget_accumulate");
-}
-OM_ALIAS(Rget_accumulate)
+#define COMMA ,
+ACC(Accumulate, int, , NULL)
+ACC(Accumulate_c, MPI_Count, , NULL)
+ACC(Raccumulate, int, COMMA MPI_Request *request, request)
+ACC(Raccumulate_c, MPI_Count, COMMA MPI_Request *request, request)
+GET_ACC(Get_accumulate, int, , NULL)
+GET_ACC(Get_accumulate_c, MPI_Count, , NULL)
+GET_ACC(Rget_accumulate, int, COMMA MPI_Request *request, request)
+GET_ACC(Rget_accumulate_c, MPI_Count, COMMA MPI_Request *request, request)
 
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
@@ -509,98 +487,3 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
     return st == ORDO_OK ? MPI_SUCCESS : rma_failed(win, st, func);
 }
 OM_ALIAS(Compare_and_swap)
-
-/* ------------------------------------------------- the large-count forms */
-
-int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-               MPI_Datatype target_datatype, MPI_Win win)
-{
-    return xfer(1, (void *)origin_addr, origin_count, origin_datatype, target_rank,
-                target_disp, target_count, target_datatype, win, NULL, "MPI_Put_c");
-}
-OM_ALIAS(Put_c)
-
-int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-               MPI_Datatype target_datatype, MPI_Win win)
-{
-    return xfer(0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                target_count, target_datatype, win, NULL, "MPI_Get_c");
-}
-OM_ALIAS(Get_c)
-
-int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-    if (!request)
-        return om_raise(OM_ON_WIN, (void *)win, MPI_ERR_ARG, "MPI_Rput_c", "request is NULL");
-    return xfer(1, (void *)origin_addr, origin_count, origin_datatype, target_rank,
-                target_disp, target_count, target_datatype, win, request, "MPI_Rput_c");
-}
-OM_ALIAS(Rput_c)
-
-int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-    if (!request)
-        return om_raise(OM_ON_WIN, (void *)win, MPI_ERR_ARG, "MPI_Rget_c", "request is NULL");
-    return xfer(0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                target_count, target_datatype, win, request, "MPI_Rget_c");
-}
-OM_ALIAS(Rget_c)
-
-int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
-                      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-                      MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
-                      MPI_Win win)
-{
-    return accumulate(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                      target_rank, target_disp, target_count, target_datatype, op, win, NULL,
-                      "MPI_Accumulate_c");
-}
-OM_ALIAS(Accumulate_c)
-
-int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
-                       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
-                       MPI_Win win, MPI_Request *request)
-{
-    if (!request)
-        return om_raise(OM_ON_WIN, (void *)win, MPI_ERR_ARG, "MPI_Raccumulate_c",
-                        "request is NULL");
-    return accumulate(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                      target_rank, target_disp, target_count, target_datatype, op, win,
-                      request, "MPI_Raccumulate_c");
-}
-OM_ALIAS(Raccumulate_c)
-
-int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
-                          MPI_Datatype origin_datatype, void *result_addr,
-                          MPI_Count result_count, MPI_Datatype result_datatype,
-                          int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-                          MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-    return accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                      result_datatype, target_rank, target_disp, target_count,
-                      target_datatype, op, win, NULL, "MPI_Get_accumulate_c");
-}
-OM_ALIAS(Get_accumulate_c)
-
-int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
-                           MPI_Datatype origin_datatype, void *result_addr,
-                           MPI_Count result_count, MPI_Datatype result_datatype,
-                           int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-                           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                           MPI_Request *request)
-{
-    if (!request)
-        return om_raise(OM_ON_WIN, (void *)win, MPI_ERR_ARG, "MPI_Rget_accumulate_c",
-                        "request is NULL");
-    return accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                      result_datatype, target_rank, target_disp, target_count,
-                      target_datatype, op, win, request, "MPI_Rget_accumulate_c");
-}
-OM_ALIAS(Rget_accumulate_c)

@@ -200,10 +200,15 @@ ordo_status_t p2p_send_check(ordo_comm_h comm, const void *buf, size_t len, int 
     return send_check(comm, buf, len, dest, tag, &c);
 }
 
-ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t len, int dest,
-                                    int tag, ordo_request_h *req_p)
+static ordo_status_t isend_proto(p2p_comm_t *c, const void *buf, size_t len, int dest, int tag,
+                                 int sync, ordo_request_h *req_p);
+
+/* ordo_send_nb and ordo_send_sync_nb: the checks, then the send (sync:
+ * always a rendezvous, which completes only once the receiver matched the
+ * message and took its data). */
+static inline ordo_status_t send_nb(ordo_comm_h comm, const void *buf, size_t len, int dest,
+                                    int tag, int sync, ordo_request_h *req_p)
 {
-    ORDO_CHECK_INIT();
     p2p_comm_t *c;
     ordo_status_t st = send_check(comm, buf, len, dest, tag, &c);
     if (ORDO_UNLIKELY(st != ORDO_OK))
@@ -214,29 +219,21 @@ ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t le
         *req_p = NULL;   /* complete at once, nothing moves */
         return ORDO_OK;
     }
-    return p2p_isend(c, buf, len, dest, tag, req_p);
+    return isend_proto(c, buf, len, dest, tag, sync, req_p);
 }
 
-/* A synchronous send: always a rendezvous, which completes only once the
- * receiver matched the message and took its data. */
-static ordo_status_t isend_proto(p2p_comm_t *c, const void *buf, size_t len, int dest, int tag,
-                                 int sync, ordo_request_h *req_p);
+ORDO_API ordo_status_t ordo_send_nb(ordo_comm_h comm, const void *buf, size_t len, int dest,
+                                    int tag, ordo_request_h *req_p)
+{
+    ORDO_CHECK_INIT();
+    return send_nb(comm, buf, len, dest, tag, 0, req_p);
+}
 
 ORDO_API ordo_status_t ordo_send_sync_nb(ordo_comm_h comm, const void *buf, size_t len,
                                          int dest, int tag, ordo_request_h *req_p)
 {
     ORDO_CHECK_INIT();
-    p2p_comm_t *c;
-    ordo_status_t st = send_check(comm, buf, len, dest, tag, &c);
-    if (ORDO_UNLIKELY(st != ORDO_OK))
-        return st;
-    if (ORDO_UNLIKELY(req_p == NULL))
-        return ORDO_ERR_INVALID_PARAM;
-    if (ORDO_UNLIKELY(dest == ORDO_PROC_NULL)) {
-        *req_p = NULL;
-        return ORDO_OK;
-    }
-    return isend_proto(c, buf, len, dest, tag, 1, req_p);
+    return send_nb(comm, buf, len, dest, tag, 1, req_p);
 }
 
 ORDO_API ordo_status_t ordo_send_sync(ordo_comm_h comm, const void *buf, size_t len, int dest,
