@@ -118,7 +118,8 @@ static int move(enum move what, const void *sendbuf, MPI_Count scount, const voi
     if (rooted && (rc = om_root_ok(c, comm, root, func)))
         return rc;
     int at_root = rooted && me == root;
-    int in_place = sendbuf == MPI_IN_PLACE;
+    /* in place: the root's recvbuf for scatter, everyone's sendbuf otherwise */
+    int in_place = what == M_SCATTER ? recvbuf == MPI_IN_PLACE : sendbuf == MPI_IN_PLACE;
     if (in_place && rooted && !at_root)
         return om_comm_error(comm, MPI_ERR_BUFFER, func,
                              "MPI_IN_PLACE is the root's to pass");
@@ -129,7 +130,7 @@ static int move(enum move what, const void *sendbuf, MPI_Count scount, const voi
     int one_recv = what == M_SCATTER;
 
     struct MPI_ABI_Datatype *st = NULL, *rt = NULL;
-    if ((one_send || many_send) && !in_place &&
+    if ((one_send || many_send) && !(in_place && what != M_SCATTER) &&
         (rc = om_check_buffer(sendbuf, scount, stype, &st)) != MPI_SUCCESS)
         return om_comm_error(comm, rc, func, "the send count or datatype");
     if ((one_recv && !(in_place && at_root)) || many_recv) {

@@ -1810,18 +1810,6 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* type_copy_attr_fn, MPI_
 }
 OM_ALIAS(Type_create_keyval)
 
-int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_subarray");
-}
-OM_ALIAS(Type_create_subarray)
-
-int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[], const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_subarray_c");
-}
-OM_ALIAS(Type_create_subarray_c)
-
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_delete_attr");

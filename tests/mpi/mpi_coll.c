@@ -190,6 +190,18 @@ static void movement(void)
         memset(mine, 0, sizeof(mine));
         COLL(Scatter, Iscatter, all, 2, MPI_INT, mine, 2, MPI_INT, root, MPI_COMM_WORLD);
         CHECK(mine[0] == 2 * me && mine[1] == -2 * me);
+        /* scatter in place: the root's block stays where it is */
+        if (me == root) {
+            for (int i = 0; i < np; i++)
+                all[i] = 300 + i;
+            COLL(Scatter, Iscatter, all, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, root,
+                 MPI_COMM_WORLD);
+            CHECK(all[root] == 300 + root);
+        } else {
+            int got = -1;
+            COLL(Scatter, Iscatter, NULL, 0, MPI_INT, &got, 1, MPI_INT, root, MPI_COMM_WORLD);
+            CHECK(got == 300 + me);
+        }
         /* in place at the root */
         if (me == root) {
             for (int i = 0; i < np; i++)

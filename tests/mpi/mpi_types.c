@@ -120,6 +120,29 @@ static void constructors(void)
     OK(MPI_Type_free(&got_inner));
     OK(MPI_Type_free(&outer));
 
+    /* a 2x3 block at (1, 1) of a 4x5 array, in C and in Fortran order */
+    int sizes[2] = {4, 5}, subs[2] = {2, 3}, starts[2] = {1, 1};
+    MPI_Datatype sub, fsub;
+    OK(MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_C, MPI_INT, &sub));
+    OK(MPI_Type_commit(&sub));
+    TYPE_IS(sub, 24, 0, 80, 24, 32);   /* elements 6 .. 13 */
+    int grid[20], picked[6], ppos = 0;
+    for (int i = 0; i < 20; i++)
+        grid[i] = i;
+    OK(MPI_Pack(grid, 1, sub, picked, sizeof(picked), &ppos, MPI_COMM_WORLD));
+    CHECK(picked[0] == 6 && picked[1] == 7 && picked[2] == 8 && picked[3] == 11 &&
+          picked[5] == 13);
+    OK(MPI_Type_get_envelope(sub, &ni, &na, &nd, &comb));
+    CHECK(comb == MPI_COMBINER_SUBARRAY && ni == 8 && na == 0 && nd == 1);
+    OK(MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_FORTRAN, MPI_INT, &fsub));
+    OK(MPI_Type_commit(&fsub));
+    ppos = 0;
+    OK(MPI_Pack(grid, 1, fsub, picked, sizeof(picked), &ppos, MPI_COMM_WORLD));
+    /* Fortran: the first index is the fastest, 4 elements to a column */
+    CHECK(picked[0] == 5 && picked[1] == 6 && picked[2] == 9 && picked[5] == 14);
+    OK(MPI_Type_free(&sub));
+    OK(MPI_Type_free(&fsub));
+
     /* an uncommitted type cannot be used */
     int x[48];
     CHECK(class_of(MPI_Send(x, 1, vec, MPI_PROC_NULL, 0, MPI_COMM_WORLD)) == MPI_ERR_TYPE);
