@@ -44,13 +44,18 @@ static void mpi_test_init(int *argc, char ***argv)
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 }
 
-/* "<what>: N ranks, F failure(s)" at rank 0; main's exit status. */
+/* "<what>: N ranks, F failure(s), on <library>" at rank 0 (the library
+ * the program found at run time: the tests check it is ordo's); main's
+ * exit status. */
 static int mpi_test_report(const char *what)
 {
-    int sum = 0;
+    int sum = 0, len = 0;
+    static char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    MPI_Get_library_version(lib, &len);
+    lib[len < 40 ? len : 40] = '\0';
     MPI_Allreduce(&failures, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (me == 0)
-        printf("%s: %d ranks, %d failure(s)\n", what, np, sum);
+        printf("%s: %d ranks, %d failure(s), on %s\n", what, np, sum, lib);
     MPI_Finalize();
     return sum ? 1 : 0;
 }
