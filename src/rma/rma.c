@@ -96,8 +96,13 @@ static ORDO_INLINE struct ordo_stream *fast_begin(ordo_stream_h stream, size_t l
         return NULL;
     struct ordo_stream *s = stream ? stream : ordo_ctx->default_stream;
     if (ORDO_UNLIKELY(s->magic != ORDO_MAGIC_STREAM || region == NULL ||
-                      region->magic != ORDO_MAGIC_REGION || region->epoch != NULL ||
+                      region->magic != ORDO_MAGIC_REGION ||
                       (unsigned)rank >= (unsigned)ordo_ctx->size))
+        return NULL;
+    /* a region with epochs: inside an access epoch to rank the operation
+     * goes this way too (outside one, the slow path says why not) */
+    struct rma_epoch *ep = region->epoch;
+    if (ORDO_UNLIKELY(ep != NULL) && !(ep->all_access | ep->access[rank]))
         return NULL;
     ordo_tl_rkey_t *k = region->rkeys[rank];
     if (ORDO_UNLIKELY(len > k->size || offset > k->size - len))
@@ -109,6 +114,8 @@ static ORDO_INLINE struct ordo_stream *fast_begin(ordo_stream_h stream, size_t l
         fast_give(s, how);
         return NULL;
     }
+    if (ep)   /* counted as rma_epoch_admit counts (threads may share the region) */
+        __atomic_fetch_add(&ep->ops, 1, __ATOMIC_RELAXED);
     *at_p = ptr + offset;
     *k_p = k;
     *how_p = how;
