@@ -141,7 +141,7 @@ def test_nodes_force_the_mpis_onto_tcp(monkeypatch):
         return runner.Launch(cmd, 0, "", "")
 
     monkeypatch.setattr(runner, "launch", fake_launch)
-    monkeypatch.setattr(runner, "mpi_command", lambda impl, program, *a, np=2: ["mpirun"])
+    monkeypatch.setattr(runner, "mpi_command", lambda impl, program, *a, np=2, nodes=1: ["mpirun"])
     runner.run_mpi("openmpi", "put_rate", env={"OMPI_MCA_osc": "sm,pt2pt"}, nodes=2)
     assert seen["env"]["OMPI_MCA_btl"] == "self,tcp" and seen["env"]["OMPI_MCA_osc"] == "pt2pt"
     runner.run_mpi("mpich", "latency", nodes=2)
@@ -185,7 +185,7 @@ def test_openshmem_records_survive_a_finalize_crash_only(monkeypatch, markers, r
 
     monkeypatch.setattr(runner, "launch",
                         lambda cmd, env, timeout, name: runner.Launch(cmd, status, out, err))
-    monkeypatch.setattr(runner, "mpi_command", lambda impl, program, *a, np=2: ["oshrun"])
+    monkeypatch.setattr(runner, "mpi_command", lambda impl, program, *a, np=2, nodes=1: ["oshrun"])
     if kept:
         recs = runner.run_mpi("openmpi", "shmem_ops", np=2)
         assert len(recs) == 1 and recs[0]["impl"] == "openmpi-shmem"
