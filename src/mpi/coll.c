@@ -232,44 +232,29 @@ REDUCE_FNS(Exscan, Iexscan, int, R_EXSCAN)
 REDUCE_FNS(Allreduce_c, Iallreduce_c, MPI_Count, R_ALL)
 REDUCE_FNS(Scan_c, Iscan_c, MPI_Count, R_SCAN)
 REDUCE_FNS(Exscan_c, Iexscan_c, MPI_Count, R_EXSCAN)
+REDUCE_FNS(Reduce_scatter_block, Ireduce_scatter_block, int, R_SEGMENT)
+REDUCE_FNS(Reduce_scatter_block_c, Ireduce_scatter_block_c, MPI_Count, R_SEGMENT)
 
-int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                  MPI_Op op, int root, MPI_Comm comm)
-{
-    return reduction(sendbuf, recvbuf, count, datatype, op, root, comm, R_ROOT, NULL, NULL,
-                     "MPI_Reduce_c");
-}
-OM_ALIAS(Reduce_c)
+#define REDUCE_ROOT(NAME, INAME, CT)                                                       \
+    int PMPI_##NAME(const void *sendbuf, void *recvbuf, CT count, MPI_Datatype datatype,   \
+                    MPI_Op op, int root, MPI_Comm comm)                                    \
+    {                                                                                      \
+        return reduction(sendbuf, recvbuf, count, datatype, op, root, comm, R_ROOT, NULL,  \
+                         NULL, "MPI_" #NAME);                                              \
+    }                                                                                      \
+    OM_ALIAS(NAME)                                                                         \
+    int PMPI_##INAME(const void *sendbuf, void *recvbuf, CT count, MPI_Datatype datatype,  \
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)             \
+    {                                                                                      \
+        if (!request)                                                                      \
+            return om_comm_error(comm, MPI_ERR_ARG, "MPI_" #INAME, "request is NULL");     \
+        return reduction(sendbuf, recvbuf, count, datatype, op, root, comm, R_ROOT, NULL,  \
+                         request, "MPI_" #INAME);                                          \
+    }                                                                                      \
+    OM_ALIAS(INAME)
 
-int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
-{
-    if (!request)
-        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Ireduce_c", "request is NULL");
-    return reduction(sendbuf, recvbuf, count, datatype, op, root, comm, R_ROOT, NULL, request,
-                     "MPI_Ireduce_c");
-}
-OM_ALIAS(Ireduce_c)
-
-int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return reduction(sendbuf, recvbuf, recvcount, datatype, op, 0, comm, R_SEGMENT, NULL, NULL,
-                     "MPI_Reduce_scatter_block_c");
-}
-OM_ALIAS(Reduce_scatter_block_c)
-
-int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                 MPI_Request *request)
-{
-    if (!request)
-        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Ireduce_scatter_block_c",
-                             "request is NULL");
-    return reduction(sendbuf, recvbuf, recvcount, datatype, op, 0, comm, R_SEGMENT, NULL,
-                     request, "MPI_Ireduce_scatter_block_c");
-}
-OM_ALIAS(Ireduce_scatter_block_c)
+REDUCE_ROOT(Reduce, Ireduce, int)
+REDUCE_ROOT(Reduce_c, Ireduce_c, MPI_Count)
 
 int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
@@ -300,44 +285,6 @@ int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root
     return bcast(buffer, count, datatype, root, comm, request, "MPI_Ibcast_c");
 }
 OM_ALIAS(Ibcast_c)
-
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm)
-{
-    return reduction(sendbuf, recvbuf, count, datatype, op, root, comm, R_ROOT, NULL, NULL,
-                     "MPI_Reduce");
-}
-OM_ALIAS(Reduce)
-
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                 MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
-{
-    if (!request)
-        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Ireduce", "request is NULL");
-    return reduction(sendbuf, recvbuf, count, datatype, op, root, comm, R_ROOT, NULL, request,
-                     "MPI_Ireduce");
-}
-OM_ALIAS(Ireduce)
-
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return reduction(sendbuf, recvbuf, recvcount, datatype, op, 0, comm, R_SEGMENT, NULL, NULL,
-                     "MPI_Reduce_scatter_block");
-}
-OM_ALIAS(Reduce_scatter_block)
-
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request)
-{
-    if (!request)
-        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Ireduce_scatter_block",
-                             "request is NULL");
-    return reduction(sendbuf, recvbuf, recvcount, datatype, op, 0, comm, R_SEGMENT, NULL,
-                     request, "MPI_Ireduce_scatter_block");
-}
-OM_ALIAS(Ireduce_scatter_block)
 
 static int reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,

@@ -36,6 +36,24 @@ static int check_tag(int tag, int recv)
     return tag >= 0 && tag <= ORDO_TAG_MAX ? MPI_SUCCESS : MPI_ERR_TAG;
 }
 
+/* The arguments every send and receive checks: (buf, count, type), the
+ * peer and the tag.  MPI_SUCCESS with the type and its bytes, or the
+ * class raised on comm naming func. */
+static int message_args(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count count,
+                        MPI_Datatype type, int peer, int tag, int recv,
+                        struct MPI_ABI_Datatype **t_p, size_t *bytes_p, const char *func)
+{
+    int rc = om_check_buffer(buf, count, type, t_p);
+    if (rc == MPI_SUCCESS && (rc = check_peer(c, peer, recv)) == MPI_SUCCESS)
+        rc = check_tag(tag, recv);
+    if (rc != MPI_SUCCESS)
+        return om_comm_error(comm, rc, func, "count %lld, %s %d (of %d), tag %d",
+                             (long long)count, recv ? "source" : "dest", peer, c->group->size,
+                             tag);
+    om_type_bytes(*t_p, count, bytes_p);
+    return MPI_SUCCESS;
+}
+
 static int ordo_source(struct MPI_ABI_Comm *c, int source)
 {
     return source == MPI_ANY_SOURCE ? ORDO_ANY_SOURCE : om_world_rank(c, source);
@@ -139,14 +157,10 @@ int om_isend(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count c
              const char *func)
 {
     struct MPI_ABI_Datatype *t;
-    int rc = om_check_buffer(buf, count, type, &t);
-    if (rc == MPI_SUCCESS && (rc = check_peer(c, dest, 0)) == MPI_SUCCESS)
-        rc = check_tag(tag, 0);
-    if (rc != MPI_SUCCESS)
-        return om_comm_error(comm, rc, func, "count %lld, dest %d (of %d), tag %d",
-                             (long long)count, dest, c->group->size, tag);
     size_t bytes;
-    om_type_bytes(t, count, &bytes);
+    int rc = message_args(c, comm, buf, count, type, dest, tag, 0, &t, &bytes, func);
+    if (rc != MPI_SUCCESS)
+        return rc;
     struct MPI_ABI_Request *r = om_req_new(OM_REQ_SEND, comm);
     if (!r)
         return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
@@ -297,14 +311,10 @@ int om_irecv(struct MPI_ABI_Comm *c, MPI_Comm comm, void *buf, MPI_Count count,
              const char *func)
 {
     struct MPI_ABI_Datatype *t;
-    int rc = om_check_buffer(buf, count, type, &t);
-    if (rc == MPI_SUCCESS && (rc = check_peer(c, source, 1)) == MPI_SUCCESS)
-        rc = check_tag(tag, 1);
-    if (rc != MPI_SUCCESS)
-        return om_comm_error(comm, rc, func, "count %lld, source %d (of %d), tag %d",
-                             (long long)count, source, c->group->size, tag);
     size_t bytes;
-    om_type_bytes(t, count, &bytes);
+    int rc = message_args(c, comm, buf, count, type, source, tag, 1, &t, &bytes, func);
+    if (rc != MPI_SUCCESS)
+        return rc;
     struct MPI_ABI_Request *r = om_req_new(OM_REQ_RECV, comm);
     if (!r)
         return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
@@ -592,14 +602,12 @@ static int init_any(const void *buf, MPI_Count count, MPI_Datatype type, int pee
 {
     COMM_ARG(c, comm, func);
     struct MPI_ABI_Datatype *t;
-    int rc = om_check_buffer(buf, count, type, &t);
-    if (rc == MPI_SUCCESS && (rc = check_peer(c, peer, !send)) == MPI_SUCCESS)
-        rc = check_tag(tag, !send);
-    if (rc == MPI_SUCCESS && !request)
-        rc = MPI_ERR_ARG;
+    size_t bytes;
+    int rc = message_args(c, comm, buf, count, type, peer, tag, !send, &t, &bytes, func);
     if (rc != MPI_SUCCESS)
-        return om_comm_error(comm, rc, func, "count %lld, rank %d (of %d), tag %d",
-                             (long long)count, peer, c->group->size, tag);
+        return rc;
+    if (!request)
+        return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
     struct MPI_ABI_Request *r = om_req_new(send ? OM_REQ_SEND : OM_REQ_RECV, comm);
     if (!r)
         return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
