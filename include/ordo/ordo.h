@@ -1066,6 +1066,13 @@ typedef struct ordo_stats {
      * another (large transfers, or the current lane busy) */
     uint64_t lane_ops[ORDO_STATS_LANES];
     uint64_t lane_kept, lane_spread;
+    /* what the ordering freedoms were used for: one-sided operations
+     * (puts + gets + atomics as counted above) issued on streams of each
+     * mode, indexed by ordo_order_t; and messages of overtaking contexts that
+     * arrived ahead of an earlier send of their sender and were matched at
+     * once (an ordered context would have held them back: msgs_early) */
+    uint64_t ops_by_order[3];
+    uint64_t msgs_overtook;
 } ordo_stats_t;
 
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p);

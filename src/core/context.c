@@ -517,6 +517,15 @@ static void add_stats(ordo_stats_t *sum, const ordo_stats_t *s)
         b[i] += a[i];
 }
 
+/* A stream's counters into sum, its one-sided operations under its mode
+ * (a stream's mode is fixed, so they are counted here, not per call). */
+static void add_stream_stats(ordo_stats_t *sum, const struct ordo_stream *s)
+{
+    add_stats(sum, &s->stats);
+    if ((unsigned)s->order <= ORDO_ORDER_RELAXED)
+        sum->ops_by_order[s->order] += s->stats.puts + s->stats.gets + s->stats.atomics;
+}
+
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p)
 {
     ORDO_CHECK_INIT();
@@ -525,7 +534,7 @@ ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p)
     ordo_stats_t sum = ordo_ctx->retired;
     for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next) {
         int taken = ordo_stream_lock(s);   /* its fast path counts under it */
-        add_stats(&sum, &s->stats);
+        add_stream_stats(&sum, s);
         ordo_stream_unlock(s, taken);
     }
     for (int i = 0; i < ordo_ctx->n_ifaces; i++) {
@@ -565,8 +574,8 @@ ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p)
     return ORDO_OK;
 }
 
-void ordo_stats_retire(const ordo_stats_t *s);
-void ordo_stats_retire(const ordo_stats_t *s) { add_stats(&ordo_ctx->retired, s); }
+void ordo_stats_retire(const struct ordo_stream *s);
+void ordo_stats_retire(const struct ordo_stream *s) { add_stream_stats(&ordo_ctx->retired, s); }
 
 ORDO_API ordo_status_t ordo_stats_print(FILE *out)
 {
@@ -598,6 +607,10 @@ ORDO_API ordo_status_t ordo_stats_print(FILE *out)
         if (s.lane_ops[l])
             fprintf(out, "lane_ops[%d]%*s %llu\n", l, 7, "", (unsigned long long)s.lane_ops[l]);
     P(lane_kept); P(lane_spread);
+    for (int m = ORDO_ORDER_STRICT; m <= ORDO_ORDER_RELAXED; m++)
+        fprintf(out, "ops_%-14s %llu\n", ordo_order_name((ordo_order_t)m),
+                (unsigned long long)s.ops_by_order[m]);
+    P(msgs_overtook);
 #undef P
     return ORDO_OK;
 }

@@ -5,7 +5,7 @@
 #include "core.h"
 #include "../base/log.h"
 
-void ordo_stats_retire(const ordo_stats_t *s);
+void ordo_stats_retire(const struct ordo_stream *s);
 
 /* Creating and destroying a stream take constant time, whatever the number
  * of streams: a destroyed stream's record is kept, marked dead, and reused
@@ -50,7 +50,7 @@ void ordo_stream_delete(struct ordo_stream *s)
         ordo_ctx->streams = s->next;
     if (s->next)
         s->next->prev = s->prev;
-    ordo_stats_retire(&s->stats);
+    ordo_stats_retire(s);
     /* Requests the program never waited for are released with the stream;
      * those it holds a handle to are kept, dead, so that the handle is
      * refused instead of reading freed memory, and freed at finalize. */

@@ -186,6 +186,18 @@ uint16_t p2p_take_owed(p2p_comm_t *c, int peer)
 
 /* ---------------------------------------------------------- arrival */
 
+/* An overtaking context's message from src, matched on arrival: counted
+ * when it came ahead of an earlier send of src (recv_seq[src] is one past
+ * the highest sequence seen here, as it is the next expected in order). */
+void p2p_overtaking_seen(p2p_comm_t *c, int src, uint32_t seq)
+{
+    if ((int32_t)(seq - c->recv_seq[src]) < 0)
+        return;   /* a late one: what overtook it was counted */
+    if (seq != c->recv_seq[src])
+        p2p->stats.msgs_overtook++;
+    c->recv_seq[src] = seq + 1;
+}
+
 /* A message whose turn has come: match it or keep it as unexpected.
  * Returns ORDO_INPROGRESS when its bounce buffer was kept. */
 static ordo_status_t arrive(p2p_comm_t *c, p2p_msg_t *m)
@@ -253,6 +265,7 @@ static ordo_status_t admit(p2p_comm_t *c, p2p_msg_t *m)
         /* a bounce buffer now belongs to the kept record */
         return k != m && k->desc ? ORDO_INPROGRESS : ORDO_OK;
     }
+    uint32_t seq = m->seq;   /* arrive may free m */
     ordo_status_t st = arrive(c, m);
     if (st == ORDO_ERR_BUSY)
         return st;
@@ -260,6 +273,8 @@ static ordo_status_t admit(p2p_comm_t *c, p2p_msg_t *m)
         c->recv_seq[src]++;
         if (p2p_peer(src)->early)
             drain_early(c, src);
+    } else {
+        p2p_overtaking_seen(c, src, seq);
     }
     return st;
 }

@@ -437,6 +437,8 @@ static ordo_status_t recv_direct(p2p_comm_t *c, ordo_tl_iface_t *f, void *buf, s
             f->ops->am_consume(f, src);
             if (c->match == ORDO_MATCH_ORDERED)
                 c->recv_seq[src]++;
+            else
+                p2p_overtaking_seen(c, src, h->seq);
             p2p->stats.recvs++;
             p2p->stats.recvs_direct++;
             p2p->stats.bytes_received += take;
@@ -719,6 +721,7 @@ static void p2p_stats(ordo_stats_t *sum)
     sum->msgs_unexpected += s->msgs_unexpected;
     sum->msgs_early += s->msgs_early;
     sum->credit_stalls += s->credit_stalls;
+    sum->msgs_overtook += s->msgs_overtook;
 }
 
 const ordo_layer_t ordo_p2p_layer = {

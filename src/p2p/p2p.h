@@ -211,6 +211,7 @@ static inline uint64_t p2p_token(const p2p_req_t *r)
 p2p_req_t *p2p_req_of_token(uint64_t token, int src, const char *what);
 
 /* match.c */
+void p2p_overtaking_seen(p2p_comm_t *c, int src, uint32_t seq);
 ordo_status_t p2p_incoming(int src, const p2p_hdr_t *h, void *payload, size_t plen,
                            void *desc);
 p2p_msg_t    *p2p_unexpected_find(p2p_comm_t *c, int src, int tag);

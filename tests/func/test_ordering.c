@@ -129,6 +129,9 @@ static void counters(void)
         }
         CHECK_OK(ordo_quiet(s));
         CHECK_OK(ordo_stats_get(&b));
+        /* the 16 puts counted under this stream's mode, and no other */
+        for (int o = ORDO_ORDER_STRICT; o <= ORDO_ORDER_RELAXED; o++)
+            CHECK(b.ops_by_order[o] - a.ops_by_order[o] == (o == m ? 16u : 0u));
         uint64_t deferred = b.ops_deferred - a.ops_deferred;
         if (m == ORDO_ORDER_RELAXED)
             CHECK(deferred == 0);
@@ -157,6 +160,9 @@ static void counters(void)
         if (b.engine_ops > a.engine_ops)
             CHECK((b.ops_deferred > a.ops_deferred) == (m == ORDO_ORDER_STRICT));
         CHECK_OK(ordo_stream_destroy(s));
+        /* a destroyed stream's operations still count, under its mode */
+        CHECK_OK(ordo_stats_get(&a));
+        CHECK(a.ops_by_order[m] == b.ops_by_order[m]);
     }
     free(src);
     CHECK_OK(ordo_region_free(r));
