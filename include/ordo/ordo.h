@@ -1040,8 +1040,9 @@ typedef struct ordo_stats {
     uint64_t network_ordered;           /* default-mode writes issued behind one in flight
                                            without waiting: the transport keeps their order
                                            (one endpoint, the provider's FI_ORDER_* bits) */
-    uint64_t puts_batched;              /* short puts gathered into batches (one message
-                                           per peer and lane, ORDO_OFI_PUT_BATCH) */
+    uint64_t puts_batched;              /* short puts, and atomics whose old value nobody
+                                           wants, gathered into batches (one message per
+                                           peer and lane, ORDO_OFI_PUT_BATCH) */
     uint64_t put_batches;               /* those batches sent */
     uint64_t msgs_bundled;              /* short messages (sends, protocol messages)
                                            gathered into bundles (one message per peer

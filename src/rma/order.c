@@ -234,7 +234,7 @@ ordo_status_t rma_tl_start(struct ordo_request *op, ordo_tl_comp_t *comp)
         return f->ops->get(f, k, op->offset, op->dst, op->len, fl, comp);
     default:
         return f->ops->atomic(f, k, op->offset, op->aop, op->width, op->value, op->compare,
-                              &op->fetched, fl, comp);
+                              op->dst ? &op->fetched : NULL, fl, comp);
     }
 }
 

@@ -169,7 +169,9 @@ struct ordo_tl_ops {
                          const void *src, size_t len, unsigned flags, ordo_tl_comp_t *comp);
     ordo_status_t (*get)(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
                          void *dst, size_t len, unsigned flags, ordo_tl_comp_t *comp);
-    /* width is 4 or 8; offset aligned to it (checked above). */
+    /* width is 4 or 8; offset aligned to it (checked above).  result NULL:
+     * nobody wants the old value (never for CSWAP), which lets a transport
+     * send the atomic without waiting for a reply. */
     ordo_status_t (*atomic)(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
                             ordo_atomic_op_t op, unsigned width, uint64_t value,
                             uint64_t compare, uint64_t *result, unsigned flags,

@@ -13,7 +13,9 @@
  *   of kinds keeps its order, the ones the transport keeps by itself and
  *   the ones the runtime waits for;
  * - a put of a relaxed stream after ordo_fence is not seen before the puts
- *   ahead of the fence. */
+ *   ahead of the fence;
+ * - atomics whose old value nobody wants are batched with the puts and
+ *   applied exactly once each. */
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -59,7 +61,9 @@ static void window_is_gathered(ordo_region_h r, int batched)
         printf("window: %llu puts in %llu batches\n", (unsigned long long)n,
                (unsigned long long)m);
         if (batched) {
-            CHECK(n == 8 * 256);
+            /* a put whose batch cannot get a message buffer (most are kept
+             * for messages that cannot wait) goes the ordinary way */
+            CHECK(n >= 8 * 256 * 9 / 10);
             CHECK(m >= 8 && m <= 8 * 256 / 16);   /* at least one per window, many puts each */
         } else {
             CHECK(n == 0 && m == 0);
@@ -237,6 +241,60 @@ static void fence_orders_relaxed(ordo_region_h r, area_t *mine)
     CHECK_OK(ordo_stream_destroy(s));
 }
 
+/* Atomics whose old value nobody wants ride in the batches too, on default
+ * and relaxed streams, 4 and 8 bytes wide: each adds / ors / xors exactly
+ * once (one word per operation kind, many operations on each), and a
+ * fetching add issued behind them on a default stream sees them all. */
+static void atomics_are_gathered(ordo_region_h r, area_t *mine, int batched)
+{
+    enum { N = 200 };
+    uint64_t *w64 = (uint64_t *)mine->scatter;
+    uint32_t *w32 = (uint32_t *)(mine->scatter + 64);
+    memset(mine->scatter, 0, 128);
+    w64[2] = ~(uint64_t)0;   /* and-ed down bit by bit */
+    CHECK_OK(ordo_barrier());
+    ordo_stats_t a = stats();
+    for (int m = ORDO_ORDER_DEFAULT; m <= ORDO_ORDER_RELAXED && ordo_rank() == 0; m++) {
+        ordo_stream_params_t p = {.field_mask = ORDO_STREAM_FIELD_ORDER, .order = (ordo_order_t)m};
+        ordo_stream_h s;
+        REQUIRE_OK(ordo_stream_create(&p, &s));
+        static uint64_t one = 1, bits[64], masks[64];
+        static uint32_t one32 = 1;
+        for (int i = 0; i < N; i++) {
+            bits[i % 64] = (uint64_t)1 << (i % 64);
+            masks[i % 64] = ~((uint64_t)1 << (i % 64));
+            CHECK(ordo_atomic_nb(s, ORDO_ATOMIC_ADD, ORDO_UINT64, &one, NULL, NULL, r, 1,
+                                 offsetof(area_t, scatter), 0, NULL) >= 0);
+            CHECK(ordo_atomic_nb(s, ORDO_ATOMIC_OR, ORDO_UINT64, &bits[i % 64], NULL, NULL, r, 1,
+                                 offsetof(area_t, scatter) + 8, 0, NULL) >= 0);
+            CHECK(ordo_atomic_nb(s, ORDO_ATOMIC_AND, ORDO_UINT64, &masks[i % 64], NULL, NULL, r,
+                                 1, offsetof(area_t, scatter) + 16, 0, NULL) >= 0);
+            CHECK(ordo_atomic_nb(s, ORDO_ATOMIC_ADD, ORDO_UINT32, &one32, NULL, NULL, r, 1,
+                                 offsetof(area_t, scatter) + 64, 0, NULL) >= 0);
+        }
+        if (m == ORDO_ORDER_DEFAULT) {
+            uint64_t zero = 0, seen = 0;
+            CHECK_OK(ordo_atomic(s, ORDO_ATOMIC_ADD, ORDO_UINT64, &zero, NULL, &seen, r, 1,
+                                 offsetof(area_t, scatter), 0));
+            if (seen != N)
+                fprintf(stderr, "fetch-add saw %llu of %d adds\n", (unsigned long long)seen, N);
+            CHECK(seen == N);
+        }
+        CHECK_OK(ordo_quiet(s));
+        CHECK_OK(ordo_stream_destroy(s));
+    }
+    CHECK_OK(ordo_barrier());
+    if (ordo_rank() == 1) {
+        CHECK(w64[0] == 2 * N && w64[1] == ~(uint64_t)0 && w64[2] == 0 && w32[0] == 2 * N);
+    } else {
+        ordo_stats_t b = stats();
+        uint64_t n = b.puts_batched - a.puts_batched;
+        printf("atomics: %llu of %d batched\n", (unsigned long long)n, 2 * 4 * N);
+        CHECK(batched ? n >= 2 * 4 * N * 9 / 10 : n == 0);   /* as for puts */
+    }
+    CHECK_OK(ordo_barrier());
+}
+
 int main(int argc, char **argv)
 {
     int batched = argc > 1 && strcmp(argv[1], "batched") == 0;
@@ -252,6 +310,7 @@ int main(int argc, char **argv)
     scattered_sizes_arrive(r, mine);
     kinds_keep_order(r, mine);
     fence_orders_relaxed(r, mine);
+    atomics_are_gathered(r, mine, batched);
     CHECK_OK(ordo_region_free(r));
     CHECK_OK(ordo_finalize());
     return test_result("test_ofi_batch");

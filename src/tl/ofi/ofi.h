@@ -119,9 +119,10 @@ typedef struct ofi_puts_hdr {
 typedef struct ofi_put_rec {
     uint64_t mem_id;
     uint64_t offset;
-    uint32_t len;
-    uint32_t pad;
+    uint32_t len;        /* a put's bytes; an atomic's width */
+    uint32_t kind;       /* OFI_REC_PUT, or OFI_REC_ATOMIC | op << 8 (its value: 8 bytes) */
 } ofi_put_rec_t;
+enum { OFI_REC_PUT = 0, OFI_REC_ATOMIC = 1 };
 
 typedef struct ofi_puts_ack {
     uint32_t id;
@@ -283,6 +284,7 @@ typedef struct ofi_iface {
     unsigned           works;         /* ofi_work calls: paces the dead-peer sweep */
     /* short puts gathered into messages (ofi_batch.c) */
     size_t             batch_max;     /* puts of at most this many bytes; 0: off */
+    size_t             batch_bytes;   /* the most a batch's message holds */
     ofi_op_t         **batch_open;    /* [rank * nlanes + lane]: filling, not sent */
     ofi_op_t          *batch_list;    /* the same, linked */
     _Atomic int        batch_waiting; /* some batch or bundle is open: the helper looks
@@ -412,6 +414,9 @@ size_t        ofi_batch_wanted(const char *prov);
 ordo_status_t ofi_batch_open(ofi_iface_t *o);
 void          ofi_batch_close(ofi_iface_t *o);
 int           ofi_batch_put(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp);
+/* A non-fetching atomic (op->aop, width, value) joins the batch: 1, or 0
+ * when it must take the ordinary way. */
+int           ofi_batch_atomic(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp);
 ssize_t       ofi_batch_flush(ofi_iface_t *o, int rank, unsigned lane);
 void          ofi_batch_flush_all(ofi_iface_t *o);
 void          ofi_batch_apply(ofi_iface_t *o, int src, unsigned lane, const char *msg,

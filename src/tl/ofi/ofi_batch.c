@@ -5,7 +5,9 @@
  * place), each fi_write of a few bytes costs its own message and its own
  * acknowledgement, a system call or more at each end.  A put of at most
  * ORDO_OFI_PUT_BATCH_MAX bytes is instead copied into one message per peer
- * and lane, as a record (memory id, offset, length, data); the target's
+ * and lane, as a record (memory id, offset, length, data), and so is an
+ * atomic whose old value nobody wants (add, and, or, xor; put_signal's
+ * set); the target's
  * progress checks every record against the memory it exposed, copies them
  * into place in order and acknowledges the batch, and the acknowledgement
  * completes every put in it.  Open MPI's pt2pt one-sided component and
@@ -31,6 +33,7 @@
 #include "../../base/log.h"
 
 #define HDR_LEN (sizeof(ofi_wire_t) + sizeof(ofi_puts_hdr_t))
+#define OFI_BATCH_MSG_MAX 8192   /* bytes of a batch's message (see ofi_batch_open) */
 
 static inline size_t record_len(size_t len)
 {
@@ -68,8 +71,14 @@ ordo_status_t ofi_batch_open(ofi_iface_t *o)
     size_t max = ofi_batch_wanted(o->info->fabric_attr->prov_name);
     if (max == 0)
         return ORDO_OK;
+    /* A batch is applied when its message arrives, and an atomic's request
+     * when it does: the order of the two is the order their messages
+     * complete at the target.  A message past the provider's eager size
+     * (ofi_rxm: 16 KiB by default) completes only after its data was
+     * fetched, behind a shorter one sent after it; a batch stays below. */
+    o->batch_bytes = ORDO_MIN(o->buf_size, (size_t)OFI_BATCH_MSG_MAX);
     /* at least four records fit a message */
-    size_t room = (o->buf_size - HDR_LEN) / 4;
+    size_t room = (o->batch_bytes - HDR_LEN) / 4;
     if (record_len(max) > room)
         max = (room - sizeof(ofi_put_rec_t)) & ~(size_t)7;
     o->batch_open = calloc((size_t)o->size * (size_t)o->nlanes, sizeof(*o->batch_open));
@@ -219,21 +228,23 @@ void ofi_batch_flush_all(ofi_iface_t *o)
     }
 }
 
-int ofi_batch_put(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp)
+/* Add a record of len bytes (data at src) for op to its peer's batch. */
+static int batch_add(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp, uint32_t kind,
+                     uint32_t len, const void *src, size_t srclen)
 {
-    size_t need = record_len(op->len);
+    size_t need = record_len(srclen);
     ofi_op_t *b = *open_slot(o, op->rank, op->lane);
     /* full: it goes first; refused, the put takes the ordinary way behind it */
-    if (b && b->fill + need > o->buf_size && batch_send(o, b) != 0)
+    if (b && b->fill + need > o->batch_bytes && batch_send(o, b) != 0)
         return 0;
     if ((b = *open_slot(o, op->rank, op->lane)) == NULL &&
         (b = batch_new(o, op->rank, op->lane)) == NULL)
         return 0;
-    ofi_put_rec_t rec = {.mem_id = op->rkey->mem_id, .offset = op->offset,
-                         .len = (uint32_t)op->len};
+    ofi_put_rec_t rec = {.mem_id = op->rkey->mem_id, .offset = op->offset, .len = len,
+                         .kind = kind};
     char *p = b->txbuf->data + b->fill;
     memcpy(p, &rec, sizeof(rec));
-    memcpy(p + sizeof(rec), op->local, op->len);
+    memcpy(p + sizeof(rec), src, srclen);
     b->fill += need;
     b->count++;
     op->comp = comp;
@@ -242,9 +253,23 @@ int ofi_batch_put(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp)
     if (b->members_tail) b->members_tail->member_next = op; else b->members = op;
     b->members_tail = op;
     o->super.puts_batched++;
-    if (b->fill + record_len(8) > o->buf_size)
+    if (b->fill + record_len(8) > o->batch_bytes)
         batch_send(o, b);   /* no room for another */
     return 1;
+}
+
+int ofi_batch_put(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp)
+{
+    return batch_add(o, op, comp, OFI_REC_PUT, (uint32_t)op->len, op->local, op->len);
+}
+
+/* Non-fetching atomics ride with the puts: the target's CPU applies both
+ * anyway, in arrival order, and a window of adds then costs one message
+ * each way instead of a request and a reply per add. */
+int ofi_batch_atomic(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp)
+{
+    return batch_add(o, op, comp, OFI_REC_ATOMIC | (uint32_t)op->aop << 8, op->width,
+                     &op->value, sizeof(op->value));
 }
 
 void ofi_batch_tx_done(ofi_iface_t *o, ofi_op_t *b, ordo_status_t st)
@@ -307,7 +332,9 @@ void ofi_batch_apply(ofi_iface_t *o, int src, unsigned lane, const char *msg, si
         }
         memcpy(&rec, msg + off, sizeof(rec));
         off += sizeof(rec);
-        size_t padded = ((size_t)rec.len + 7) & ~(size_t)7;
+        unsigned kind = rec.kind & 0xff, aop = rec.kind >> 8;
+        size_t carried = kind == OFI_REC_ATOMIC ? sizeof(uint64_t) : rec.len;
+        size_t padded = (carried + 7) & ~(size_t)7;
         if (len - off < padded) {
             ack.status = ORDO_ERR_INVALID_PARAM;
             break;
@@ -320,7 +347,25 @@ void ofi_batch_apply(ofi_iface_t *o, int src, unsigned lane, const char *msg, si
             ack.status = ORDO_ERR_OUT_OF_BOUNDS;
             break;
         }
-        memcpy(m->addr + rec.offset, msg + off, rec.len);
+        if (kind == OFI_REC_ATOMIC) {
+            /* never trusted: a width, an operation without a result, aligned */
+            if ((rec.len != 4 && rec.len != 8) || aop >= ORDO_ATOMIC_CSWAP) {
+                ack.status = ORDO_ERR_INVALID_PARAM;
+                break;
+            }
+            if ((uintptr_t)(m->addr + rec.offset) % rec.len) {
+                ack.status = ORDO_ERR_MISALIGNED;
+                break;
+            }
+            uint64_t value;
+            memcpy(&value, msg + off, sizeof(value));
+            ordo_tl_atomic_apply(m->addr + rec.offset, (ordo_atomic_op_t)aop, rec.len, value, 0);
+        } else if (kind != OFI_REC_PUT) {
+            ack.status = ORDO_ERR_INVALID_PARAM;
+            break;
+        } else {
+            memcpy(m->addr + rec.offset, msg + off, rec.len);
+        }
         /* in order, for whoever reads this memory on another core */
         atomic_thread_fence(memory_order_release);
         off += padded;

@@ -694,6 +694,11 @@ ordo_status_t ofi_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t of
     op->value = value;
     op->compare = compare;
     op->result = result;
+    /* no result wanted, and the caller does not wait: it joins the batch,
+     * unless something refused earlier waits in the backlog */
+    if (result == NULL && aop != ORDO_ATOMIC_CSWAP && comp && width <= o->batch_max &&
+        !(flags & ORDO_TL_OP_ALONE) && o->backlog_head == NULL && ofi_batch_atomic(o, op, comp))
+        return ORDO_INPROGRESS;
     if (ofi_reply_slot_take(o, op) == UINT32_MAX) {
         ofi_op_release(o, op);
         return ORDO_ERR_NO_MEMORY;

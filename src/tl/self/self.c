@@ -116,7 +116,9 @@ static ordo_status_t self_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, s
                                  ordo_tl_comp_t *comp)
 {
     (void)iface, (void)flags, (void)comp;
-    *result = ordo_tl_atomic_apply((char *)rkey->ptr + offset, op, width, value, compare);
+    uint64_t old = ordo_tl_atomic_apply((char *)rkey->ptr + offset, op, width, value, compare);
+    if (result)
+        *result = old;
     return ORDO_OK;
 }
 

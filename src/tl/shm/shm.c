@@ -515,7 +515,9 @@ static ordo_status_t shm_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, si
     ordo_status_t st = attach(s, k);
     if (st != ORDO_OK)
         return st;
-    *result = ordo_tl_atomic_apply((char *)k->super.ptr + offset, op, width, value, compare);
+    uint64_t old = ordo_tl_atomic_apply((char *)k->super.ptr + offset, op, width, value, compare);
+    if (result)
+        *result = old;
     return ORDO_OK;
 }
 
