@@ -35,11 +35,20 @@ int om_win_failed(MPI_Win win, ordo_status_t st, const char *func)
 }
 
 /* What the window's info asks: accumulate_ordering=none puts accumulates
- * on the relaxed stream. */
+ * on the relaxed stream (any other value keeps the default stream, which
+ * gives all four orderings: none of them alone is cheaper there). */
 static int relaxed_accumulates(MPI_Info info)
 {
     const char *v = om_info_lookup(info, "accumulate_ordering");
     return v && strcmp(v, "none") == 0;
+}
+
+/* same_disp_unit=true: every rank passes the same disp_unit (and the same
+ * hint, as the standard requires), so the units need no exchange. */
+static int same_disp_unit(MPI_Info info)
+{
+    const char *v = om_info_lookup(info, "same_disp_unit");
+    return v && strcmp(v, "true") == 0;
 }
 
 enum { W_CREATE, W_ALLOCATE, W_SHARED, W_DYNAMIC };
@@ -73,7 +82,12 @@ static int win_make(int kind, void *base, MPI_Aint size, int disp_unit, MPI_Info
         return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory");
     }
     /* every rank's displacement unit, in the communicator's rank order */
-    ordo_status_t st = ordo_coll_allgather(c->oc, &disp_unit, sizeof(int), units);
+    ordo_status_t st = ORDO_OK;
+    if (kind == W_DYNAMIC || same_disp_unit(info))   /* dynamic: units of 1 */
+        for (int i = 0; i < c->group->size; i++)
+            units[i] = disp_unit;
+    else
+        st = ordo_coll_allgather(c->oc, &disp_unit, sizeof(int), units);
     unsigned flags = ORDO_REGION_EPOCHS;
     void *mem = base;
     if (st == ORDO_OK) {
