@@ -235,6 +235,27 @@ def _fig2_jobs() -> tuple[Job, ...]:
     return tuple(jobs)
 
 
+# MPI-4's ordering hints (bench/hints.c), each measured with and without in
+# one launch: every MPI on shared memory; ordo's MPI over the network too,
+# with 1 and 4 lanes (where its relaxed streams have lanes to spread over)
+_HINT_SIZES = {"overtaking": {"quick": (8, 65536), "paper": (8, 2048, 65536),
+                              "full": (8, 512, 2048, 16384, 65536)},
+               "accumulate": {"quick": (8,), "paper": (8, 512), "full": (8, 64, 512)},
+               "put": {"quick": (8, 65536), "paper": (8, 2048, 65536),
+                       "full": (8, 512, 2048, 16384, 65536)}}
+ORDO_MPI = "ordo-mpi"
+
+
+def _hints_jobs() -> tuple[Job, ...]:
+    jobs = []
+    for measure, sizes in _HINT_SIZES.items():
+        args = {suite: ("--variant", measure, "--trials", n) for suite, n in TRIALS.items()}
+        jobs.append(Job("hints", args, sizes, (MPI,), mpi_env=OSC))
+        jobs += [Job("hints", args, sizes, (ORDO_MPI,), mpi_env=(("ORDO_OFI_LANES", str(k)),),
+                     nodes=2, label=f"network, {_lanes(k)}") for k in NETWORK_LANES]
+    return tuple(jobs)
+
+
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("latency", "Two-sided latency (ping-pong, RTT/2)",
                "OSU latency; IPDPS'14 two-sided baseline", (_LATENCY,)),
@@ -332,6 +353,15 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                       "the OpenSHMEM contexts' options and nbi against blocking puts (shmem), "
                       "and flags where the freer one measured slower",
                       "network: " + NETWORK)),
+    Experiment("hints", "MPI-4's ordering hints, each with and without: "
+               "mpi_assert_allow_overtaking (message rate), accumulate_ordering=none "
+               "(accumulate and put rate)",
+               "what relaxing MPI's order buys each library (no published figure)",
+               _hints_jobs(),
+               notes=(OSC_NOTE, "ordo's MPI also over its network transport with 1 and 4 "
+                      "lanes: " + NETWORK,
+                      "the report gives each hint's speed-up per library, size and transport, "
+                      "with its interval")),
     Experiment("put_batch", "Short puts over the network: gathered into messages vs one "
                "RMA write each",
                "Open MPI's pt2pt one-sided component and GASNet gather small puts the same way",

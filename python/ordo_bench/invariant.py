@@ -114,6 +114,9 @@ def checks(records: list[dict]) -> list[Check]:
                 out.append(Check(t, where + mode, r["size"], "non-blocking", "blocking",
                                  _speedup(r, other), over or oversubscribed(other),
                                  _few(r, other)))
+    # MPI's ordering hints on ordo's MPI are freedoms too (hints.py)
+    from . import hints
+    out += hints.checks(records, ("ordo-mpi",))
     out.sort(key=lambda c: (c.transport, c.series, c.size, c.freer))
     return out
 

@@ -12,7 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from . import claims as claim_defs
-from . import figures, invariant, loggp, stats
+from . import figures, hints, invariant, loggp, stats
 
 
 def load(run_dir: Path) -> tuple[list[dict], dict]:
@@ -203,6 +203,7 @@ def write(run_dir: Path) -> dict:
                   "the 95% interval." if checks else
                   "No pair of series differing only in ordering or blocking was measured "
                   "(the ordering and shmem experiments measure them)."))
+    hint_rows = hints.rows(hints.checks(records))
     claim_cols = ["claim", "papers", "this machine (95% CI)", "computed as", "note"]
     fail_cols = ["failed point", "error", "last lines of its stderr"]
     skip_cols = ["experiment", "impl", "why"]
@@ -241,6 +242,9 @@ def write(run_dir: Path) -> dict:
         md += [_md_table(invariant.SUMMARY_COLUMNS, inv_rows), ""]
     if bad_rows:
         md += [_md_table(invariant.COLUMNS, bad_rows), ""]
+    if hint_rows:
+        md += ["## What MPI's ordering hints buy", "", hints.WORDS, "",
+               _md_table(hints.COLUMNS, hint_rows), ""]
     md += ["## Claims of the papers", "", _md_table(claim_cols, claim_rows), ""]
     if lg_rows:
         md += ["## LogGP parameters", "", _md_table(lg_cols, lg_rows), "",
@@ -271,6 +275,9 @@ def write(run_dir: Path) -> dict:
         parts.append(_html_table(invariant.SUMMARY_COLUMNS, inv_rows))
     if bad_rows:
         parts.append(_html_table(invariant.COLUMNS, bad_rows, ["worse"] * len(bad_rows)))
+    if hint_rows:
+        parts += ["<h2>What MPI's ordering hints buy</h2>", f"<p>{html.escape(hints.WORDS)}</p>",
+                  _html_table(hints.COLUMNS, hint_rows)]
     parts += ["<h2>Claims of the papers</h2>", _html_table(claim_cols, claim_rows)]
     if lg_rows:
         parts += ["<h2>LogGP parameters</h2>", _html_table(lg_cols, lg_rows),
@@ -283,6 +290,7 @@ def write(run_dir: Path) -> dict:
     (run_dir / "report.html").write_text("\n".join(parts))
     return {"summary": (sum_head, sum_rows), "claims": (claim_cols, claim_rows),
             "invariant": (invariant.SUMMARY_COLUMNS, inv_rows),
+            "hints": (hints.COLUMNS, hint_rows),
             "violations": (invariant.COLUMNS, bad_rows),
             "loggp": (lg_cols, lg_rows), "osu": osu_tables(records),
             "skipped": skipped, "errors": failed, "warning": warn,

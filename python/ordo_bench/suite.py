@@ -144,8 +144,8 @@ def _launch_once(step: Step, suite: str, narrow: Narrowing, timeout: float) -> l
         return run_ordo(job.program, *args, np=job.np if job.nodes else np, env=dict(job.env),
                         timeout=timeout, nodes=job.nodes or narrow.nodes,
                         launcher=narrow.launcher)
-    return run_mpi(step.impl, job.program, *args, np=np, env=dict(job.mpi_env),
-                   timeout=timeout, nodes=narrow.nodes,
+    return run_mpi(step.impl, job.program, *args, np=job.np if job.nodes else np,
+                   env=dict(job.mpi_env), timeout=timeout, nodes=job.nodes or narrow.nodes,
                    launcher="srun" if narrow.launcher == "srun" else None)
 
 

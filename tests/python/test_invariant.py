@@ -152,3 +152,29 @@ def test_the_mpis_are_skipped_as_ordo_only_not_as_unwritten(monkeypatch):
     _, skipped = suite.plan([BY_ID["ordering"]], "quick", ("ordo", "openmpi"),
                             suite.Narrowing())
     assert any("is written" in s["reason"] for s in skipped)
+
+
+def test_mpi_hints_pair_each_measure_with_its_hinted_form_per_library_and_transport():
+    from ordo_bench import hints
+    hinted, plain = [5.0, 5.1, 4.9, 5.0], [10.0, 10.1, 9.9, 10.0]
+
+    def h(impl: str, variant: str, samples: list[float], **kw) -> dict:
+        return rec(None, samples, experiment="hints", impl=impl, variant=variant, **kw)
+
+    recs = [h("ordo-mpi", "isend", plain), h("ordo-mpi", "isend with overtake", hinted),
+            # the network series (its label appended) pairs within itself
+            h("ordo-mpi", "put, network, 4 lanes", plain, nodes=2, lanes="4"),
+            h("ordo-mpi", "put with none, network, 4 lanes", plain, nodes=2, lanes="4"),
+            # another MPI: reported, never an ordo violation
+            h("mpich5", "isend", plain), h("mpich5", "isend with overtake", hinted),
+            # a hinted form without its plain one pairs with nothing
+            h("impi", "put with none", hinted)]
+    cs = hints.checks(recs)
+    got = {(c.series, c.transport, c.freer): c.verdict for c in cs}
+    assert got == {("ordo-mpi isend", "shared memory", "overtake"): "SLOWER",
+                   ("ordo-mpi put", "network, 4 lanes", "none"): "same",
+                   ("mpich5 isend", "shared memory", "overtake"): "SLOWER"}
+    bad = invariant.violations(invariant.checks(recs))
+    assert [(c.series, c.freer, c.stricter) for c in bad] == [("ordo-mpi isend", "overtake",
+                                                                "no hint")]
+    assert hints.rows(cs)[0][-1] in ("slower", "same")
