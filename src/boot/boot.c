@@ -45,11 +45,17 @@ long long ordo_boot_now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static _Thread_local unsigned hold_depth;
+
+void ordo_boot_hold_begin(void) { hold_depth++; }
+void ordo_boot_hold_end(void) { hold_depth--; }
+
 void ordo_boot_idle(ordo_boot_t *b, unsigned spins)
 {
     ordo_activity_wait_pass();
-    ordo_threads_wait_pass();
-    if (b->while_waiting == NULL) {
+    if (hold_depth == 0)
+        ordo_threads_wait_pass();
+    if (b->while_waiting == NULL || hold_depth > 0) {
         /* nothing to drive: a short sleep, not a spin, while the launcher
          * or a peer takes its time */
         struct timespec ts = {0, 200 * 1000};

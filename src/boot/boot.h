@@ -107,6 +107,14 @@ long long     ordo_boot_now_ms(void);
 /* What the back ends' waits call between polls: the transports' progress
  * (while_waiting), and the core given away now and then. */
 void          ordo_boot_idle(ordo_boot_t *b, unsigned spins);
+/* Between begin and end, this thread's bootstrap waits (ordo_boot_idle)
+ * neither drive progress nor hand the process-wide lock to other threads:
+ * a transport asking for a peer's descriptor in the middle of an operation
+ * (a send's first message maps the peer's mailbox) must not let other
+ * operations run half-way through its own (a message's sequence number is
+ * taken before it goes out). */
+void          ordo_boot_hold_begin(void);
+void          ordo_boot_hold_end(void);
 /* This process's CPU binding in words ("cpus 0-3"), for reports. */
 void          ordo_boot_describe_binding(char *out, size_t cap);
 
