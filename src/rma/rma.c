@@ -114,8 +114,11 @@ static ORDO_INLINE struct ordo_stream *fast_begin(ordo_stream_h stream, size_t l
         fast_give(s, how);
         return NULL;
     }
-    if (ep)   /* counted as rma_epoch_admit counts (threads may share the region) */
-        __atomic_fetch_add(&ep->ops, 1, __ATOMIC_RELAXED);
+    /* marked as rma_epoch_admit marks (threads may share the region): a
+     * load, and a store once per epoch, where an atomic add per operation
+     * cost as much as the put itself */
+    if (ep && !__atomic_load_n(&ep->ops, __ATOMIC_RELAXED))
+        __atomic_store_n(&ep->ops, 1, __ATOMIC_RELAXED);
     *at_p = ptr + offset;
     *k_p = k;
     *how_p = how;

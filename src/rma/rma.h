@@ -14,7 +14,8 @@ struct rma_epoch {
     struct ordo_region *sync;       /* companion region: the synchronisation words */
     uint8_t   all_access;           /* a fence epoch or lock_all: every rank */
     uint8_t  *access;               /* per rank: in the start group, or locked */
-    uint64_t  ops;                  /* operations admitted in the open epochs */
+    uint64_t  ops;                  /* not 0 once an operation was admitted in the open
+                                       epochs (a mark: the fast path does not count) */
     /* fence */
     uint8_t   fence_open;
     unsigned  fence_asserts;        /* of the last fence */
