@@ -137,7 +137,7 @@ static int reduction(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     if (in_place && mode == R_ROOT && me != root)
         in_place = 0;   /* only the root may pass it; elsewhere it means nothing */
     const void *src = in_place ? recvbuf : sendbuf;
-    size_t bytes;
+    size_t bytes = 0;   /* the count was checked above */
     om_type_bytes(t, total, &bytes);
 
     ordo_dtype_t dt;

@@ -32,17 +32,6 @@ static void live_remove(struct MPI_ABI_Comm *c)
         c->next->prev = c->prev;
 }
 
-struct MPI_ABI_Comm *om_comm(MPI_Comm comm)
-{
-    if (comm == MPI_COMM_WORLD)
-        return om_comm_world.magic == OM_MAGIC_COMM ? &om_comm_world : NULL;
-    if (comm == MPI_COMM_SELF)
-        return om_comm_self.magic == OM_MAGIC_COMM ? &om_comm_self : NULL;
-    if ((uintptr_t)comm < 0x1000 || comm->magic != OM_MAGIC_COMM)
-        return NULL;
-    return comm;
-}
-
 int om_comm_rank_of_world(struct MPI_ABI_Comm *c, int world)
 {
     int index = -1;

@@ -8,10 +8,10 @@
 
 #include "mpi_internal.h"
 
-#define OM_TYPE_SLOTS 0x100   /* predefined handles are 0x200 .. 0x2ff */
 #define OM_MAX_BLOCKS (1 << 24)
 
-static struct MPI_ABI_Datatype predef[OM_TYPE_SLOTS];
+#define predef om_predef_types
+struct MPI_ABI_Datatype om_predef_types[OM_TYPE_SLOTS];
 static om_block_t predef_block[OM_TYPE_SLOTS][2];
 static int predef_align[OM_TYPE_SLOTS];
 
@@ -172,44 +172,6 @@ void om_type_release(struct MPI_ABI_Datatype *t)
     om_envelope_free(t->env);
     free(t->blocks);
     free(t);
-}
-
-struct MPI_ABI_Datatype *om_type(MPI_Datatype type)
-{
-    uintptr_t v = (uintptr_t)type;
-    if (v > 0x200 && v < 0x200 + OM_TYPE_SLOTS)
-        return predef[v - 0x200].magic == OM_MAGIC_TYPE ? &predef[v - 0x200] : NULL;
-    if (v < 0x1000 || type->magic != OM_MAGIC_TYPE)
-        return NULL;
-    return type;
-}
-
-int om_type_bytes(struct MPI_ABI_Datatype *t, MPI_Count count, size_t *bytes_p)
-{
-    if (count < 0)
-        return -1;
-    if (t->size && (uint64_t)count > (uint64_t)PTRDIFF_MAX / t->size)
-        return -1;
-    *bytes_p = (size_t)count * t->size;
-    return 0;
-}
-
-int om_check_buffer(const void *buf, MPI_Count count, MPI_Datatype type,
-                    struct MPI_ABI_Datatype **t_p)
-{
-    struct MPI_ABI_Datatype *t = om_type(type);
-    if (!t)
-        return MPI_ERR_TYPE;
-    if (!t->committed)
-        return MPI_ERR_TYPE;
-    if (count < 0)
-        return MPI_ERR_COUNT;
-    size_t bytes;
-    if (om_type_bytes(t, count, &bytes) != 0)
-        return MPI_ERR_COUNT;
-    (void)buf;   /* MPI_BOTTOM (NULL) with absolute displacements is valid */
-    *t_p = t;
-    return MPI_SUCCESS;
 }
 
 /* ------------------------------------------------------------ building */

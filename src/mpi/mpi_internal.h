@@ -11,9 +11,11 @@
 #ifndef ORDO_MPI_INTERNAL_H
 #define ORDO_MPI_INTERNAL_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <ordo/ordo.h>
 
@@ -133,7 +135,7 @@ enum om_req_kind {
     OM_REQ_SEND, OM_REQ_RECV, OM_REQ_COLL, OM_REQ_DONE
 };
 
-struct MPI_ABI_Request {
+struct MPI_ABI_Request {   /* om_req_new sets every field but done_status: add new ones there */
     uint32_t         magic;
     enum om_req_kind kind;
     ordo_request_h   or_;        /* NULL: complete (or an inactive persistent one) */
@@ -229,13 +231,39 @@ int om_class_of(ordo_status_t st);
 /* Raise an ordo failure on a communicator. */
 int om_comm_failed(MPI_Comm comm, ordo_status_t st, const char *func);
 
-/* Checks each function makes first: the library is up. */
-int om_ready(const char *func);
+/* Checks each function makes first: the library is up (else a line on
+ * stderr naming func, and 0).  Inline, as the lookups below: every message
+ * passes them. */
+int om_not_ready(const char *func);
+static inline int om_ready(const char *func)
+{
+    return __builtin_expect(om_g.initialized && !om_g.finalized, 1) ? 1 : om_not_ready(func);
+}
 
 /* Handle lookups: NULL for a null, freed or foreign handle. */
-struct MPI_ABI_Comm *om_comm(MPI_Comm comm);
+static inline struct MPI_ABI_Comm *om_comm(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_WORLD)
+        return om_comm_world.magic == OM_MAGIC_COMM ? &om_comm_world : NULL;
+    if (comm == MPI_COMM_SELF)
+        return om_comm_self.magic == OM_MAGIC_COMM ? &om_comm_self : NULL;
+    if ((uintptr_t)comm < 0x1000 || comm->magic != OM_MAGIC_COMM)
+        return NULL;
+    return comm;
+}
 struct MPI_ABI_Group *om_group(MPI_Group group);
-struct MPI_ABI_Datatype *om_type(MPI_Datatype type);
+#define OM_TYPE_SLOTS 0x100   /* predefined datatype handles are 0x200 .. 0x2ff */
+extern struct MPI_ABI_Datatype om_predef_types[OM_TYPE_SLOTS];
+static inline struct MPI_ABI_Datatype *om_type(MPI_Datatype type)
+{
+    uintptr_t v = (uintptr_t)type;
+    if (v > 0x200 && v < 0x200 + OM_TYPE_SLOTS)
+        return om_predef_types[v - 0x200].magic == OM_MAGIC_TYPE ? &om_predef_types[v - 0x200]
+                                                                 : NULL;
+    if (v < 0x1000 || type->magic != OM_MAGIC_TYPE)
+        return NULL;
+    return type;
+}
 struct MPI_ABI_Info *om_info(MPI_Info info);
 
 /* Communicator: translate ranks. */
@@ -277,15 +305,35 @@ void om_envelope_free(om_envelope_t *e);
 /* The datatype of a handle, or the MPI_ERR_TYPE raised naming func. */
 int om_type_arg(MPI_Datatype h, struct MPI_ABI_Datatype **t, const char *func);
 /* Bytes of count elements of type, or -1 when it overflows. */
-int om_type_bytes(struct MPI_ABI_Datatype *t, MPI_Count count, size_t *bytes_p);
+/* count elements of t in bytes: 0, or -1 past what memory can hold */
+static inline int om_type_bytes(struct MPI_ABI_Datatype *t, MPI_Count count, size_t *bytes_p)
+{
+    size_t bytes;   /* no division: this is on every message's path */
+    if (count < 0 || __builtin_mul_overflow((size_t)count, t->size, &bytes) ||
+        bytes > (size_t)PTRDIFF_MAX)
+        return -1;
+    *bytes_p = bytes;
+    return 0;
+}
 /* Pack count elements at buf into out (om_type_bytes long); unpack the
  * reverse, of at most `len` bytes (a short message fills what it has). */
 void om_pack(const struct MPI_ABI_Datatype *t, const void *buf, MPI_Count count, void *out);
 void om_unpack(const struct MPI_ABI_Datatype *t, const void *in, size_t len, void *buf,
                MPI_Count count);
 /* Check a (buffer, count, type) argument: the MPI error class or 0. */
-int om_check_buffer(const void *buf, MPI_Count count, MPI_Datatype type,
-                    struct MPI_ABI_Datatype **t_p);
+static inline int om_check_buffer(const void *buf, MPI_Count count, MPI_Datatype type,
+                                  struct MPI_ABI_Datatype **t_p)
+{
+    (void)buf;   /* MPI_BOTTOM (NULL) with absolute displacements is valid */
+    struct MPI_ABI_Datatype *t = om_type(type);
+    size_t bytes;
+    if (!t || !t->committed)
+        return MPI_ERR_TYPE;
+    if (om_type_bytes(t, count, &bytes) != 0)
+        return MPI_ERR_COUNT;
+    *t_p = t;
+    return MPI_SUCCESS;
+}
 
 /* Reductions */
 int om_op_check(MPI_Op op, struct MPI_ABI_Datatype *t);
@@ -308,8 +356,79 @@ static inline size_t om_status_bytes(const MPI_Status *st)
 }
 
 /* Requests */
-struct MPI_ABI_Request *om_req_new(enum om_req_kind kind, MPI_Comm comm);
-void om_req_free(struct MPI_ABI_Request *r);
+/* The request of every send that completed when it started (a short
+ * message gone at once): one shared, read-only object, complete with an
+ * empty status, that freeing leaves alone, so such a send costs no
+ * request of its own (as MPICH's lightweight requests). */
+extern struct MPI_ABI_Request om_send_done;
+
+/* Requests come from a free list (request.c), inline: every message takes
+ * one.  Threads of an MPI_THREAD_MULTIPLE process take and give back under
+ * a lock; at the other levels one thread at a time is in MPI. */
+extern struct MPI_ABI_Request *om_free_reqs;
+extern pthread_mutex_t om_free_reqs_lock;
+
+static inline int om_free_reqs_take(void)
+{
+    if (om_g.thread_level != MPI_THREAD_MULTIPLE)
+        return 0;
+    pthread_mutex_lock(&om_free_reqs_lock);
+    return 1;
+}
+
+static inline void om_free_reqs_give(int locked)
+{
+    if (locked)
+        pthread_mutex_unlock(&om_free_reqs_lock);
+}
+
+static inline struct MPI_ABI_Request *om_req_new(enum om_req_kind kind, MPI_Comm comm)
+{
+    int locked = om_free_reqs_take();
+    struct MPI_ABI_Request *r = om_free_reqs;
+    if (r)
+        om_free_reqs = r->next_free;
+    om_free_reqs_give(locked);
+    if (!r && !(r = malloc(sizeof(*r))))
+        return NULL;
+    /* field by field, not memset: a string store of the whole record was
+     * most of a send's cost here.  done_status is written at completion,
+     * before anything reads it. */
+    r->magic = OM_MAGIC_REQ;
+    r->kind = kind;
+    r->or_ = r->or2 = NULL;
+    r->or2_status = ORDO_OK;
+    r->pack2 = r->pack = r->ubuf = NULL;
+    r->comm = comm;
+    r->persistent = r->active = r->proc_null = r->completed = 0;
+    r->ucount = 0;
+    r->utype = NULL;
+    r->pbuf = NULL;
+    r->pcount = 0;
+    r->ptype = MPI_DATATYPE_NULL;
+    r->ppeer = r->ptag = r->pmode = 0;
+    r->finish = NULL;
+    r->fctx = NULL;
+    r->next_free = NULL;
+    return r;
+}
+
+static inline void om_req_free(struct MPI_ABI_Request *r)
+{
+    if (r == &om_send_done)
+        return;
+    if (r->pack)   /* most have none: no call */
+        free(r->pack);
+    if (r->pack2)
+        free(r->pack2);
+    if (r->utype)
+        om_type_release(r->utype);
+    r->magic = OM_MAGIC_DEAD;
+    int locked = om_free_reqs_take();
+    r->next_free = om_free_reqs;
+    om_free_reqs = r;
+    om_free_reqs_give(locked);
+}
 /* Complete r if it is done (block when `wait`): 1 when complete (status
  * filled; a non-persistent r freed), 0 when not, < 0 an MPI error class
  * (also in status->MPI_ERROR). */

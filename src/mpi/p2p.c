@@ -43,14 +43,18 @@ static int message_args(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, 
                         MPI_Datatype type, int peer, int tag, int recv,
                         struct MPI_ABI_Datatype **t_p, size_t *bytes_p, const char *func)
 {
-    int rc = om_check_buffer(buf, count, type, t_p);
-    if (rc == MPI_SUCCESS && (rc = check_peer(c, peer, recv)) == MPI_SUCCESS)
+    (void)buf;   /* MPI_BOTTOM (NULL) with absolute displacements is valid */
+    struct MPI_ABI_Datatype *t = om_type(type);
+    int rc = !t || !t->committed                     ? MPI_ERR_TYPE
+             : om_type_bytes(t, count, bytes_p) != 0 ? MPI_ERR_COUNT
+                                                     : check_peer(c, peer, recv);
+    if (rc == MPI_SUCCESS)
         rc = check_tag(tag, recv);
     if (rc != MPI_SUCCESS)
         return om_comm_error(comm, rc, func, "count %lld, %s %d (of %d), tag %d",
                              (long long)count, recv ? "source" : "dest", peer, c->group->size,
                              tag);
-    om_type_bytes(*t_p, count, bytes_p);
+    *t_p = t;
     return MPI_SUCCESS;
 }
 
@@ -279,6 +283,28 @@ static int isend_mode(const void *buf, MPI_Count count, MPI_Datatype type, int d
     COMM_ARG(c, comm, func);
     if (!request)
         return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
+    struct MPI_ABI_Datatype *t = om_type(type);
+    size_t bytes;
+    if (mode == OM_SEND_STD && t && t->contiguous && t->committed && dest >= 0 &&
+        dest < c->group->size && check_tag(tag, 0) == MPI_SUCCESS &&
+        om_type_bytes(t, count, &bytes) == 0) {
+        /* contiguous data as it lies: a send done at once needs no request */
+        struct MPI_ABI_Request *r = om_req_new(OM_REQ_SEND, comm);
+        if (!r)
+            return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
+        ordo_status_t st = ordo_send_nb(c->oc, (const char *)buf + t->lb, bytes,
+                                        om_world_rank(c, dest), tag, &r->or_);
+        if (st != ORDO_OK && st != ORDO_INPROGRESS) {
+            om_req_free(r);
+            return om_comm_failed(comm, st, func);
+        }
+        if (!r->or_) {
+            om_req_free(r);
+            r = &om_send_done;
+        }
+        *request = r;
+        return MPI_SUCCESS;
+    }
     struct MPI_ABI_Request *r;
     int rc = om_isend(c, comm, buf, count, type, dest, tag, mode, &r, func);
     if (rc == MPI_SUCCESS)
@@ -349,10 +375,39 @@ int om_irecv(struct MPI_ABI_Comm *c, MPI_Comm comm, void *buf, MPI_Count count,
     return MPI_SUCCESS;
 }
 
+/* A blocking receive of contiguous data: ordo's own blocking receive, which
+ * takes a short message straight from the sender's queue (the latency
+ * path), no request.  Not at MPI_THREAD_MULTIPLE, where receives are
+ * posted under the lock that keeps matched probes safe and a blocking
+ * receive cannot hold it while it waits. */
+static int recv_direct(struct MPI_ABI_Comm *c, MPI_Comm comm, void *buf, size_t bytes,
+                       int source, int tag, MPI_Status *status, const char *func)
+{
+    ordo_completion_t ci;
+    memset(&ci, 0, sizeof(ci));
+    ordo_status_t st = ordo_recv(c->oc, buf, bytes, ordo_source(c, source), ordo_tag(tag), &ci);
+    if (st != ORDO_OK && st != ORDO_ERR_TRUNCATED)
+        return om_comm_failed(comm, st, func);
+    if (status != MPI_STATUS_IGNORE) {
+        int src = c != &om_comm_world ? om_comm_rank_of_world(c, ci.source) : ci.source;
+        om_status_set(status, src, ci.tag, om_class_of(st), ci.length, 0);
+    }
+    if (st == ORDO_ERR_TRUNCATED)
+        return om_comm_error(comm, MPI_ERR_TRUNCATE, func,
+                             "the message was longer than the receive buffer");
+    return MPI_SUCCESS;
+}
+
 static int recv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
                     MPI_Comm comm, MPI_Status *status, const char *func)
 {
     COMM_ARG(c, comm, func);
+    struct MPI_ABI_Datatype *t = om_type(type);
+    size_t bytes;
+    if (om_g.thread_level != MPI_THREAD_MULTIPLE && t && t->contiguous && t->committed &&
+        source != MPI_PROC_NULL && check_peer(c, source, 1) == MPI_SUCCESS &&
+        check_tag(tag, 1) == MPI_SUCCESS && om_type_bytes(t, count, &bytes) == 0)
+        return recv_direct(c, comm, (char *)buf + t->lb, bytes, source, tag, status, func);
     struct MPI_ABI_Request *r;
     int rc = om_irecv(c, comm, buf, count, type, source, tag, &r, func);
     if (rc != MPI_SUCCESS)
@@ -466,7 +521,7 @@ static int sendrecv_replace_any(void *buf, MPI_Count count, MPI_Datatype datatyp
     int rc = om_check_buffer(buf, count, datatype, &t);
     if (rc != MPI_SUCCESS)
         return om_comm_error(comm, rc, func, "count %lld", (long long)count);
-    size_t bytes;
+    size_t bytes = 0;
     om_type_bytes(t, count, &bytes);
     void *copy = malloc(bytes ? bytes : 1);
     if (!copy)
@@ -568,7 +623,7 @@ static int isendrecv_replace_any(void *buf, MPI_Count count, MPI_Datatype dataty
     int rc = om_check_buffer(buf, count, datatype, &t);
     if (rc != MPI_SUCCESS)
         return om_comm_error(comm, rc, func, "count %lld", (long long)count);
-    size_t bytes;
+    size_t bytes = 0;
     om_type_bytes(t, count, &bytes);
     void *copy = malloc(bytes ? bytes : 1);
     if (!copy)

@@ -182,7 +182,7 @@ static int mrecv_into(void *buf, MPI_Count count, MPI_Datatype type, MPI_Message
     int rc = om_check_buffer(buf, count, type, &t);
     if (rc != MPI_SUCCESS)
         return om_comm_error(m->comm, rc, func, "count %lld", (long long)count);
-    size_t cap;
+    size_t cap = 0;
     om_type_bytes(t, count, &cap);
     size_t n = m->len < cap ? m->len : cap;
     om_unpack(t, m->data, n, buf, count);

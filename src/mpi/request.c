@@ -1,38 +1,20 @@
 /* MPI on ordo: requests and their completion (wait, test and their any /
  * some / all forms, cancel, persistent starts), and statuses. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mpi_internal.h"
 
-/* Requests come from a free list: a window of Isend / Irecv allocates
- * none once it ran. */
-static struct MPI_ABI_Request *free_reqs;
+/* The free list of requests (mpi_internal.h: om_req_new, om_req_free). */
+struct MPI_ABI_Request *om_free_reqs;
+pthread_mutex_t om_free_reqs_lock = PTHREAD_MUTEX_INITIALIZER;
 
-struct MPI_ABI_Request *om_req_new(enum om_req_kind kind, MPI_Comm comm)
-{
-    struct MPI_ABI_Request *r = free_reqs;
-    if (r)
-        free_reqs = r->next_free;
-    else if (!(r = malloc(sizeof(*r))))
-        return NULL;
-    memset(r, 0, sizeof(*r));
-    r->magic = OM_MAGIC_REQ;
-    r->kind = kind;
-    r->comm = comm;
-    return r;
-}
+struct MPI_ABI_Request om_send_done = {
+    .magic = OM_MAGIC_REQ, .kind = OM_REQ_SEND, .comm = MPI_COMM_WORLD, .completed = 1,
+    .done_status = {.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG,
+                    .MPI_ERROR = MPI_SUCCESS}};
 
-void om_req_free(struct MPI_ABI_Request *r)
-{
-    free(r->pack);
-    free(r->pack2);
-    if (r->utype)
-        om_type_release(r->utype);
-    r->magic = OM_MAGIC_DEAD;
-    r->next_free = free_reqs;
-    free_reqs = r;
-}
 
 static struct MPI_ABI_Request *req_of(MPI_Request h)
 {
@@ -201,6 +183,35 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 }
 OM_ALIAS(Test)
 
+/* Wait for the plain (not persistent, not sendrecv) ordo requests among
+ * reqs in one ordo_request_waitall,
+ * chunk by chunk, so that one progress pass serves them all (a wait per
+ * request would run a pass for each); their outcomes go into their
+ * statuses, and the caller's loop then finds them complete. */
+static void wait_together(int count, MPI_Request reqs[])
+{
+    enum { CHUNK = 64 };
+    ordo_request_h h[CHUNK];
+    ordo_completion_t ci[CHUNK];
+    struct MPI_ABI_Request *of[CHUNK];
+    int n = 0;
+    for (int i = 0; i <= count; i++) {
+        struct MPI_ABI_Request *r = i < count ? req_of(reqs[i]) : NULL;
+        if (r && !r->completed && r->or_ && !r->or2 && !r->persistent) {
+            of[n] = r;
+            h[n++] = r->or_;
+        }
+        if (n == CHUNK || (i == count && n > 0)) {
+            ordo_request_waitall((size_t)n, h, ci);
+            for (int k = 0; k < n; k++) {
+                of[k]->or_ = NULL;
+                finish_ordo(of[k], ci[k].error, &ci[k]);
+            }
+            n = 0;
+        }
+    }
+}
+
 /* Multiple completion: an error sets MPI_ERR_IN_STATUS, each status
  * saying its own (MPI_SUCCESS or the class; MPI_ERR_PENDING for those not
  * completed by waitall). */
@@ -225,6 +236,8 @@ static int all_of(int count, MPI_Request reqs[], MPI_Status statuses[], int wait
             }
         }
         *flag = 1;
+    } else {
+        wait_together(count, reqs);
     }
     int failed = 0;
     MPI_Comm comm = MPI_COMM_SELF;
@@ -233,10 +246,11 @@ static int all_of(int count, MPI_Request reqs[], MPI_Status statuses[], int wait
         struct MPI_ABI_Request *r = req_of(reqs[i]);
         if (r)
             comm = r->comm;
-        int rc = complete_handle(&reqs[i], 1, &one);
+        int ignore = statuses == MPI_STATUSES_IGNORE;
+        int rc = complete_handle(&reqs[i], 1, ignore ? NULL : &one);
         if (rc < 0)
             failed = 1;
-        if (statuses != MPI_STATUSES_IGNORE)
+        if (!ignore)
             statuses[i] = one;
     }
     if (failed)

@@ -121,7 +121,7 @@ static int xfer(int is_put, void *obuf, MPI_Count ocount, MPI_Datatype otype, in
                 MPI_Request *request, const char *func)
 {
     WIN_OP(w, win, func);
-    struct MPI_ABI_Datatype *ot, *tt;
+    struct MPI_ABI_Datatype *ot = NULL, *tt = NULL;
     size_t bytes = 0, off = 0;
     int world = 0, rc;
     if ((rc = sides(win, obuf, ocount, otype, tcount, ttype, &ot, &tt, &bytes, func)) != 0)
@@ -179,12 +179,40 @@ static int xfer(int is_put, void *obuf, MPI_Count ocount, MPI_Datatype otype, in
     return st == ORDO_OK ? MPI_SUCCESS : rma_failed(win, st, func);
 }
 
+/* The common case, checked and issued in a few steps: the same contiguous
+ * type on both sides, a rank of the window, a displacement inside what
+ * memory can address.  1: issued (*rc its outcome); 0: take the general
+ * way, which checks everything and names what is wrong. */
+static inline int xfer_fast(int is_put, void *obuf, MPI_Count ocount, MPI_Datatype otype,
+                            int rank, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
+                            MPI_Win win, const char *func, int *rc)
+{
+    struct MPI_ABI_Win *w = (uintptr_t)win >= 0x1000 ? win : NULL;
+    struct MPI_ABI_Datatype *t = otype == ttype ? om_type(otype) : NULL;
+    size_t bytes, off;
+    if (!om_g.initialized || om_g.finalized || !w || w->magic != OM_MAGIC_WIN || !t ||
+        !t->committed || !t->contiguous || ocount != tcount ||
+        om_type_bytes(t, ocount, &bytes) != 0 || bytes == 0 || rank < 0 ||
+        rank >= w->group->size || disp < 0 ||
+        __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off))
+        return 0;
+    int world = w->group->ranks[rank];
+    ordo_status_t st = is_put ? ordo_put_nb(w->data, obuf, bytes, w->region, world, off, 0, NULL)
+                              : ordo_get_nb(w->data, obuf, bytes, w->region, world, off, 0, NULL);
+    *rc = st == ORDO_OK || st == ORDO_INPROGRESS ? MPI_SUCCESS : rma_failed(win, st, func);
+    return 1;
+}
+
 /* Put and get, their request forms, and the large-count ones */
 #define XFER(NAME, PUT, CT, CONST)                                                         \
     int PMPI_##NAME(CONST void *origin_addr, CT origin_count, MPI_Datatype origin_datatype, \
                     int target_rank, MPI_Aint target_disp, CT target_count,                \
                     MPI_Datatype target_datatype, MPI_Win win)                             \
     {                                                                                      \
+        int rc;                                                                            \
+        if (xfer_fast(PUT, (void *)origin_addr, origin_count, origin_datatype, target_rank, \
+                      target_disp, target_count, target_datatype, win, "MPI_" #NAME, &rc)) \
+            return rc;                                                                     \
         return xfer(PUT, (void *)origin_addr, origin_count, origin_datatype, target_rank,  \
                     target_disp, target_count, target_datatype, win, NULL, "MPI_" #NAME);  \
     }                                                                                      \

@@ -35,7 +35,19 @@ static inline int class_of(int rc)
     return cls;
 }
 
-static void mpi_test_init(int *argc, char ***argv)
+/* MPI_Init_thread at required; the level granted. */
+static inline int mpi_test_init_thread(int *argc, char ***argv, int required)
+{
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(argc, argv, required, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    return provided;
+}
+
+static inline void mpi_test_init(int *argc, char ***argv)
 {
     MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
