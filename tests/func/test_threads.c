@@ -9,6 +9,9 @@
  *                                   messages; the initial thread waits in a
  *                                   receive for a message a new thread
  *                                   sends
+ *   test_threads shared [iters]     threads share one context, each on its
+ *                                   own tags, windows of messages checked
+ *                                   (run under mpirun and mpiexec too)
  *   test_threads single|funneled    another thread is refused, changing
  *                                   nothing; the initial thread goes on
  *   test_threads serialized         another thread may call, one at a time
@@ -539,6 +542,56 @@ static int level_named(const char *s, ordo_thread_level_t *l)
     return 0;
 }
 
+/* Threads sharing one context, each on its own tags: every first message to
+ * a peer may find its mailbox unmapped, and under mpirun or mpiexec the
+ * peer's descriptor takes a while to come; no other thread may send in
+ * the middle of that send (they took its sequence number, and the ordered
+ * receiver waited for ever). */
+enum { SHARED_THREADS = 4, SHARED_WINDOW = 8 };
+
+static void *shared_worker(void *arg)
+{
+    int id = (int)(intptr_t)arg, me = ordo_rank(), np = ordo_size();
+    int right = (me + 1) % np, left = (me + np - 1) % np, tag = 100 + id;
+    uint64_t out[SHARED_WINDOW], in[SHARED_WINDOW];
+    ordo_request_h q[2 * SHARED_WINDOW];
+    for (int r = 0; r < iters; r++) {
+        for (int k = 0; k < SHARED_WINDOW; k++) {
+            out[k] = (uint64_t)me << 40 | (uint64_t)id << 32 | (uint64_t)(r * SHARED_WINDOW + k);
+            in[k] = 0;
+            CHECK(ordo_recv_nb(NULL, &in[k], 8, left, tag, &q[k]) >= 0);
+            CHECK(ordo_send_nb(NULL, &out[k], 8, right, tag, &q[SHARED_WINDOW + k]) >= 0);
+        }
+        if (r % 2) {
+            CHECK_OK(ordo_request_waitall(2 * SHARED_WINDOW, q, NULL));
+        } else {
+            for (int k = 0; k < 2 * SHARED_WINDOW; k++)
+                CHECK_OK(ordo_request_wait(&q[k], NULL));
+        }
+        for (int k = 0; k < SHARED_WINDOW; k++)
+            CHECK(in[k] == ((uint64_t)left << 40 | (uint64_t)id << 32 |
+                            (uint64_t)(r * SHARED_WINDOW + k)));
+    }
+    return NULL;
+}
+
+static void run_shared(void)
+{
+    ordo_init_params_t p = {.field_mask = ORDO_INIT_FIELD_THREAD_LEVEL,
+                            .thread_level = ORDO_THREAD_MULTIPLE};
+    REQUIRE_OK(ordo_init(&p));
+    pthread_t t[SHARED_THREADS];
+    int started = 0;
+    for (int i = 0; i < SHARED_THREADS; i++) {
+        int rc = pthread_create(&t[i], NULL, shared_worker, (void *)(intptr_t)i);
+        CHECK(rc == 0);
+        started += rc == 0;
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(t[i], NULL);
+    CHECK_OK(ordo_barrier());
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "multiple";
@@ -547,6 +600,10 @@ int main(int argc, char **argv)
         if (argc > 2)
             iters = atoi(argv[2]);
         run_multiple();
+    } else if (strcmp(mode, "shared") == 0) {
+        if (argc > 2)
+            iters = atoi(argv[2]);
+        run_shared();
     } else if (strcmp(mode, "streams") == 0) {
         if (argc > 2)
             iters = atoi(argv[2]);
@@ -562,8 +619,8 @@ int main(int argc, char **argv)
     } else if (level_named(mode, &level)) {
         run_level(level);
     } else {
-        fprintf(stderr, "usage: test_threads multiple [iters] | streams [iters [LEVEL]] | single | "
-                        "funneled | serialized | env LEVEL\n");
+        fprintf(stderr, "usage: test_threads multiple [iters] | shared [iters] | streams [iters "
+                        "[LEVEL]] | single | funneled | serialized | env LEVEL\n");
         return 2;
     }
     CHECK_OK(ordo_finalize());
