@@ -357,11 +357,13 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "mpi_assert_allow_overtaking (message rate), accumulate_ordering=none "
                "(accumulate and put rate)",
                "what relaxing MPI's order buys each library (no published figure)",
-               _hints_jobs(),
+               _hints_jobs(), suites=("paper", "full"),
                notes=(OSC_NOTE, "ordo's MPI also over its network transport with 1 and 4 "
                       "lanes: " + NETWORK,
                       "the report gives each hint's speed-up per library, size and transport, "
-                      "with its interval")),
+                      "with its interval",
+                      "paper and full suites (or named: ordo-bench run hints): the quick one "
+                      "is make run's, kept short")),
     Experiment("put_batch", "Short puts over the network: gathered into messages vs one "
                "RMA write each",
                "Open MPI's pt2pt one-sided component and GASNet gather small puts the same way",
