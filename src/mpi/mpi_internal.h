@@ -304,8 +304,7 @@ void om_envelope_free(om_envelope_t *e);
 
 /* The datatype of a handle, or the MPI_ERR_TYPE raised naming func. */
 int om_type_arg(MPI_Datatype h, struct MPI_ABI_Datatype **t, const char *func);
-/* Bytes of count elements of type, or -1 when it overflows. */
-/* count elements of t in bytes: 0, or -1 past what memory can hold */
+/* Bytes of count elements of t: 0, or -1 past what memory can hold. */
 static inline int om_type_bytes(struct MPI_ABI_Datatype *t, MPI_Count count, size_t *bytes_p)
 {
     size_t bytes;   /* no division: this is on every message's path */
@@ -468,6 +467,22 @@ int om_errh_kind(MPI_Errhandler h);
 /* Windows */
 struct MPI_ABI_Win *om_win(MPI_Win win);
 int om_win_failed(MPI_Win win, ordo_status_t st, const char *func);
+
+/* The first checks of a call on a communicator or a window: the library is
+ * up (else MPI_ERR_OTHER, said on stderr), and the handle is one (else the
+ * class raised naming func); c or w is then the object. */
+#define OM_COMM_ARG(c, comm, func)                                                \
+    if (!om_ready(func))                                                          \
+        return MPI_ERR_OTHER;                                                     \
+    struct MPI_ABI_Comm *c = om_comm(comm);                                       \
+    if (!c)                                                                       \
+        return om_comm_error(comm, MPI_ERR_COMM, func, "not a communicator");
+#define OM_WIN_ARG(w, win, func)                                                  \
+    if (!om_ready(func))                                                          \
+        return MPI_ERR_OTHER;                                                     \
+    struct MPI_ABI_Win *w = om_win(win);                                          \
+    if (!w)                                                                       \
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_WIN, func, "not a window");
 
 /* Info: a copy (MPI_INFO_NULL for MPI_INFO_NULL), and its end */
 int om_info_dup_of(MPI_Info info, MPI_Info *out);

@@ -50,11 +50,7 @@ static int probe(struct MPI_ABI_Comm *c, MPI_Comm comm, int source, int tag, int
 static int probe_any(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status,
                      const char *func)
 {
-    if (!om_ready(func))
-        return MPI_ERR_OTHER;
-    struct MPI_ABI_Comm *c = om_comm(comm);
-    if (!c)
-        return om_comm_error(comm, MPI_ERR_COMM, func, "not a communicator");
+    OM_COMM_ARG(c, comm, func);
     int rc = probe_args(c, comm, source, tag, func);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -90,11 +86,7 @@ OM_ALIAS(Iprobe)
 static int mprobe_any(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                       MPI_Status *status, const char *func)
 {
-    if (!om_ready(func))
-        return MPI_ERR_OTHER;
-    struct MPI_ABI_Comm *c = om_comm(comm);
-    if (!c)
-        return om_comm_error(comm, MPI_ERR_COMM, func, "not a communicator");
+    OM_COMM_ARG(c, comm, func);
     int rc = probe_args(c, comm, source, tag, func);
     if (rc != MPI_SUCCESS)
         return rc;

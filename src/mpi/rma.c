@@ -18,13 +18,6 @@
 
 #include "mpi_internal.h"
 
-#define WIN_OP(w, win, func)                                                      \
-    if (!om_ready(func))                                                          \
-        return MPI_ERR_OTHER;                                                     \
-    struct MPI_ABI_Win *w = om_win(win);                                          \
-    if (!w)                                                                       \
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_WIN, func, "not a window");
-
 #define rma_error(win, code, func, ...) \
     om_raise(OM_ON_WIN, (void *)(win), code, func, __VA_ARGS__)
 
@@ -120,7 +113,7 @@ static int xfer(int is_put, void *obuf, MPI_Count ocount, MPI_Datatype otype, in
                 MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
                 MPI_Request *request, const char *func)
 {
-    WIN_OP(w, win, func);
+    OM_WIN_ARG(w, win, func);
     struct MPI_ABI_Datatype *ot = NULL, *tt = NULL;
     size_t bytes = 0, off = 0;
     int world = 0, rc;
@@ -360,7 +353,7 @@ static int accumulate(const void *obuf, MPI_Count ocount, MPI_Datatype otype, vo
                       MPI_Count tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win,
                       MPI_Request *request, const char *func)
 {
-    WIN_OP(w, win, func);
+    OM_WIN_ARG(w, win, func);
     struct MPI_ABI_Datatype *tt = om_type(ttype), *ot = NULL, *rt = NULL;
     int rc = om_check_buffer(NULL, tcount, ttype, &tt);
     if (rc == MPI_SUCCESS && op != MPI_NO_OP)
@@ -473,7 +466,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                           MPI_Aint target_disp, MPI_Win win)
 {
     const char *func = "MPI_Compare_and_swap";
-    WIN_OP(w, win, func);
+    OM_WIN_ARG(w, win, func);
     struct MPI_ABI_Datatype *t = om_type(datatype);
     if (!t || !t->predefined || !origin_addr || !compare_addr || !result_addr)
         return rma_error(win, t ? MPI_ERR_ARG : MPI_ERR_TYPE, func,

@@ -56,11 +56,7 @@ enum { W_CREATE, W_ALLOCATE, W_SHARED, W_DYNAMIC };
 static int win_make(int kind, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                     MPI_Comm comm, void *baseptr, MPI_Win *win, const char *func)
 {
-    if (!om_ready(func))
-        return MPI_ERR_OTHER;
-    struct MPI_ABI_Comm *c = om_comm(comm);
-    if (!c)
-        return om_comm_error(comm, MPI_ERR_COMM, func, "not a communicator");
+    OM_COMM_ARG(c, comm, func);
     if (!win || (kind != W_CREATE && kind != W_DYNAMIC && !baseptr))
         return om_comm_error(comm, MPI_ERR_ARG, func, "%s is NULL", win ? "baseptr" : "win");
     if (size < 0)
@@ -225,17 +221,10 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 }
 OM_ALIAS(Win_create_dynamic)
 
-#define WIN_ARG(w, win, func)                                                     \
-    if (!om_ready(func))                                                          \
-        return MPI_ERR_OTHER;                                                     \
-    struct MPI_ABI_Win *w = om_win(win);                                          \
-    if (!w)                                                                       \
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_WIN, func, "not a window");
-
 int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
                           void *baseptr)
 {
-    WIN_ARG(w, win, "MPI_Win_shared_query");
+    OM_WIN_ARG(w, win, "MPI_Win_shared_query");
     if (!size || !disp_unit || !baseptr)
         return win_error(win, MPI_ERR_ARG, "MPI_Win_shared_query", "a NULL argument");
     if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->group->size))
@@ -278,7 +267,7 @@ OM_ALIAS(Win_shared_query_c)
 
 int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
-    WIN_ARG(w, win, "MPI_Win_attach");
+    OM_WIN_ARG(w, win, "MPI_Win_attach");
     if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return win_error(win, MPI_ERR_RMA_FLAVOR, "MPI_Win_attach", "not a dynamic window");
     if (size < 0)
@@ -294,7 +283,7 @@ OM_ALIAS(Win_attach)
 
 int PMPI_Win_detach(MPI_Win win, const void *base)
 {
-    WIN_ARG(w, win, "MPI_Win_detach");
+    OM_WIN_ARG(w, win, "MPI_Win_detach");
     if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return win_error(win, MPI_ERR_RMA_FLAVOR, "MPI_Win_detach", "not a dynamic window");
     ordo_status_t st = ordo_region_detach(w->region, (void *)base);
@@ -334,7 +323,7 @@ OM_ALIAS(Win_free)
 
 int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
-    WIN_ARG(w, win, "MPI_Win_get_group");
+    OM_WIN_ARG(w, win, "MPI_Win_get_group");
     if (!group)
         return win_error(win, MPI_ERR_ARG, "MPI_Win_get_group", "group is NULL");
     w->group->refs++;
@@ -345,7 +334,7 @@ OM_ALIAS(Win_get_group)
 
 int PMPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
 {
-    WIN_ARG(w, win, "MPI_Win_get_attr");
+    OM_WIN_ARG(w, win, "MPI_Win_get_attr");
     if (!attribute_val || !flag)
         return win_error(win, MPI_ERR_ARG, "MPI_Win_get_attr", "a NULL argument");
     /* the values are pointers: to the base itself for MPI_WIN_BASE, to
@@ -369,7 +358,7 @@ OM_ALIAS(Win_get_attr)
 
 int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
-    WIN_ARG(w, win, "MPI_Win_set_info");
+    OM_WIN_ARG(w, win, "MPI_Win_set_info");
     /* the streams are chosen at creation: later hints are kept and shown,
      * and change nothing */
     MPI_Info copy = MPI_INFO_NULL;
@@ -386,7 +375,7 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
 
 int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
-    WIN_ARG(w, win, "MPI_Win_get_info");
+    OM_WIN_ARG(w, win, "MPI_Win_get_info");
     if (!info_used)
         return win_error(win, MPI_ERR_ARG, "MPI_Win_get_info", "info_used is NULL");
     int rc = w->info != MPI_INFO_NULL ? om_info_dup_of(w->info, info_used)
@@ -400,7 +389,7 @@ OM_ALIAS(Win_get_info)
 
 int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 {
-    WIN_ARG(w, win, "MPI_Win_set_name");
+    OM_WIN_ARG(w, win, "MPI_Win_set_name");
     if (!win_name)
         return win_error(win, MPI_ERR_ARG, "MPI_Win_set_name", "the name is NULL");
     strncpy(w->name, win_name, sizeof(w->name) - 1);
@@ -410,7 +399,7 @@ OM_ALIAS(Win_set_name)
 
 int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
-    WIN_ARG(w, win, "MPI_Win_get_name");
+    OM_WIN_ARG(w, win, "MPI_Win_get_name");
     if (!win_name || !resultlen)
         return win_error(win, MPI_ERR_ARG, "MPI_Win_get_name", "a NULL argument");
     strcpy(win_name, w->name);
@@ -421,7 +410,7 @@ OM_ALIAS(Win_get_name)
 
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
-    WIN_ARG(w, win, "MPI_Win_set_errhandler");
+    OM_WIN_ARG(w, win, "MPI_Win_set_errhandler");
     int kind = om_errh_kind(errhandler);
     if (kind != 0 && kind != 2)
         return win_error(win, MPI_ERR_ARG, "MPI_Win_set_errhandler",
@@ -435,7 +424,7 @@ OM_ALIAS(Win_set_errhandler)
 
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
-    WIN_ARG(w, win, "MPI_Win_get_errhandler");
+    OM_WIN_ARG(w, win, "MPI_Win_get_errhandler");
     if (!errhandler)
         return win_error(win, MPI_ERR_ARG, "MPI_Win_get_errhandler", "errhandler is NULL");
     om_errh_retain(w->errh);
@@ -475,7 +464,7 @@ static int sync_done(MPI_Win win, ordo_status_t st, const char *func)
 
 int PMPI_Win_fence(int mpi_assert, MPI_Win win)
 {
-    WIN_ARG(w, win, "MPI_Win_fence");
+    OM_WIN_ARG(w, win, "MPI_Win_fence");
     if (!assert_ok(mpi_assert))
         return win_error(win, MPI_ERR_ASSERT, "MPI_Win_fence", "unknown assert bits");
     return sync_done(win, ordo_epoch_fence(w->region, asserts_of(mpi_assert)), "MPI_Win_fence");
@@ -500,7 +489,7 @@ static int group_ranks(struct MPI_ABI_Win *w, MPI_Group group, int **out, int *n
 
 static int post_start(MPI_Group group, int mpi_assert, MPI_Win win, int post, const char *func)
 {
-    WIN_ARG(w, win, func);
+    OM_WIN_ARG(w, win, func);
     if (!assert_ok(mpi_assert))
         return win_error(win, MPI_ERR_ASSERT, func, "unknown assert bits");
     int *ranks = NULL, n = 0;
@@ -527,21 +516,21 @@ OM_ALIAS(Win_start)
 
 int PMPI_Win_complete(MPI_Win win)
 {
-    WIN_ARG(w, win, "MPI_Win_complete");
+    OM_WIN_ARG(w, win, "MPI_Win_complete");
     return sync_done(win, ordo_epoch_complete(w->region), "MPI_Win_complete");
 }
 OM_ALIAS(Win_complete)
 
 int PMPI_Win_wait(MPI_Win win)
 {
-    WIN_ARG(w, win, "MPI_Win_wait");
+    OM_WIN_ARG(w, win, "MPI_Win_wait");
     return sync_done(win, ordo_epoch_wait(w->region), "MPI_Win_wait");
 }
 OM_ALIAS(Win_wait)
 
 int PMPI_Win_test(MPI_Win win, int *flag)
 {
-    WIN_ARG(w, win, "MPI_Win_test");
+    OM_WIN_ARG(w, win, "MPI_Win_test");
     if (!flag)
         return win_error(win, MPI_ERR_ARG, "MPI_Win_test", "flag is NULL");
     return sync_done(win, ordo_epoch_test(w->region, flag), "MPI_Win_test");
@@ -557,7 +546,7 @@ static int target_of(struct MPI_ABI_Win *w, int rank)
 
 int PMPI_Win_lock(int lock_type, int rank, int mpi_assert, MPI_Win win)
 {
-    WIN_ARG(w, win, "MPI_Win_lock");
+    OM_WIN_ARG(w, win, "MPI_Win_lock");
     if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
         return win_error(win, MPI_ERR_LOCKTYPE, "MPI_Win_lock", "not a lock type");
     int t = target_of(w, rank);
@@ -575,7 +564,7 @@ OM_ALIAS(Win_lock)
 
 int PMPI_Win_unlock(int rank, MPI_Win win)
 {
-    WIN_ARG(w, win, "MPI_Win_unlock");
+    OM_WIN_ARG(w, win, "MPI_Win_unlock");
     int t = target_of(w, rank);
     if (t == -100)
         return win_error(win, MPI_ERR_RANK, "MPI_Win_unlock", "no such rank");
@@ -585,7 +574,7 @@ OM_ALIAS(Win_unlock)
 
 int PMPI_Win_lock_all(int mpi_assert, MPI_Win win)
 {
-    WIN_ARG(w, win, "MPI_Win_lock_all");
+    OM_WIN_ARG(w, win, "MPI_Win_lock_all");
     if (!assert_ok(mpi_assert))
         return win_error(win, MPI_ERR_ASSERT, "MPI_Win_lock_all", "unknown assert bits");
     return sync_done(win, ordo_epoch_lock_all(w->region, asserts_of(mpi_assert)),
@@ -595,7 +584,7 @@ OM_ALIAS(Win_lock_all)
 
 int PMPI_Win_unlock_all(MPI_Win win)
 {
-    WIN_ARG(w, win, "MPI_Win_unlock_all");
+    OM_WIN_ARG(w, win, "MPI_Win_unlock_all");
     return sync_done(win, ordo_epoch_unlock_all(w->region), "MPI_Win_unlock_all");
 }
 OM_ALIAS(Win_unlock_all)
@@ -603,7 +592,7 @@ OM_ALIAS(Win_unlock_all)
 #define FLUSH(NAME, CALL)                                                         \
     int PMPI_Win_##NAME(int rank, MPI_Win win)                                    \
     {                                                                             \
-        WIN_ARG(w, win, "MPI_Win_" #NAME);                                        \
+        OM_WIN_ARG(w, win, "MPI_Win_" #NAME);                                        \
         int t = target_of(w, rank);                                               \
         if (t == -100)                                                            \
             return win_error(win, MPI_ERR_RANK, "MPI_Win_" #NAME, "no such rank"); \
@@ -616,21 +605,21 @@ FLUSH(flush_local, ordo_epoch_flush_local)
 
 int PMPI_Win_flush_all(MPI_Win win)
 {
-    WIN_ARG(w, win, "MPI_Win_flush_all");
+    OM_WIN_ARG(w, win, "MPI_Win_flush_all");
     return sync_done(win, ordo_epoch_flush_all(w->region), "MPI_Win_flush_all");
 }
 OM_ALIAS(Win_flush_all)
 
 int PMPI_Win_flush_local_all(MPI_Win win)
 {
-    WIN_ARG(w, win, "MPI_Win_flush_local_all");
+    OM_WIN_ARG(w, win, "MPI_Win_flush_local_all");
     return sync_done(win, ordo_epoch_flush_local_all(w->region), "MPI_Win_flush_local_all");
 }
 OM_ALIAS(Win_flush_local_all)
 
 int PMPI_Win_sync(MPI_Win win)
 {
-    WIN_ARG(w, win, "MPI_Win_sync");
+    OM_WIN_ARG(w, win, "MPI_Win_sync");
     (void)w;
     /* the unified model: the public and private copies are one memory;
      * a full barrier orders this process's loads and stores around it */
