@@ -228,18 +228,11 @@ int om_isend(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count c
     return MPI_SUCCESS;
 }
 
-#define COMM_ARG(c, comm, func)                                                   \
-    if (!om_ready(func))                                                          \
-        return MPI_ERR_OTHER;                                                     \
-    struct MPI_ABI_Comm *c = om_comm(comm);                                       \
-    if (!c)                                                                       \
-        return om_comm_error(comm, MPI_ERR_COMM, func, "not a communicator");
-
 /* A blocking send: the fast path sends contiguous data straight. */
 static int send_mode(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
                      MPI_Comm comm, int mode, const char *func)
 {
-    COMM_ARG(c, comm, func);
+    OM_COMM_ARG(c, comm, func);
     struct MPI_ABI_Datatype *t = om_type(type);
     if (mode == OM_SEND_STD && t && t->contiguous && t->committed && count >= 0 &&
         dest >= 0 && dest < c->group->size && tag >= 0) {
@@ -280,36 +273,22 @@ SEND(Bsend_c, MPI_Count, OM_SEND_BUFFERED)
 static int isend_mode(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
                       MPI_Comm comm, int mode, MPI_Request *request, const char *func)
 {
-    COMM_ARG(c, comm, func);
+    OM_COMM_ARG(c, comm, func);
     if (!request)
         return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
-    struct MPI_ABI_Datatype *t = om_type(type);
-    size_t bytes;
-    if (mode == OM_SEND_STD && t && t->contiguous && t->committed && dest >= 0 &&
-        dest < c->group->size && check_tag(tag, 0) == MPI_SUCCESS &&
-        om_type_bytes(t, count, &bytes) == 0) {
-        /* contiguous data as it lies: a send done at once needs no request */
-        struct MPI_ABI_Request *r = om_req_new(OM_REQ_SEND, comm);
-        if (!r)
-            return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
-        ordo_status_t st = ordo_send_nb(c->oc, (const char *)buf + t->lb, bytes,
-                                        om_world_rank(c, dest), tag, &r->or_);
-        if (st != ORDO_OK && st != ORDO_INPROGRESS) {
-            om_req_free(r);
-            return om_comm_failed(comm, st, func);
-        }
-        if (!r->or_) {
-            om_req_free(r);
-            r = &om_send_done;
-        }
-        *request = r;
-        return MPI_SUCCESS;
-    }
     struct MPI_ABI_Request *r;
     int rc = om_isend(c, comm, buf, count, type, dest, tag, mode, &r, func);
-    if (rc == MPI_SUCCESS)
-        *request = r;
-    return rc;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* gone at once, nothing of ours to free at completion (not a send to
+     * MPI_PROC_NULL or a buffered one, complete with statuses of their
+     * own): the program gets the shared completed request */
+    if (!r->or_ && !r->pack && !r->completed) {
+        om_req_free(r);
+        r = &om_send_done;
+    }
+    *request = r;
+    return MPI_SUCCESS;
 }
 
 #define ISEND(NAME, CT, MODE)                                                              \
@@ -401,7 +380,7 @@ static int recv_direct(struct MPI_ABI_Comm *c, MPI_Comm comm, void *buf, size_t 
 static int recv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
                     MPI_Comm comm, MPI_Status *status, const char *func)
 {
-    COMM_ARG(c, comm, func);
+    OM_COMM_ARG(c, comm, func);
     struct MPI_ABI_Datatype *t = om_type(type);
     size_t bytes;
     if (om_g.thread_level != MPI_THREAD_MULTIPLE && t && t->contiguous && t->committed &&
@@ -439,7 +418,7 @@ OM_ALIAS(Recv_c)
 static int irecv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
                      MPI_Comm comm, MPI_Request *request, const char *func)
 {
-    COMM_ARG(c, comm, func);
+    OM_COMM_ARG(c, comm, func);
     if (!request)
         return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
     struct MPI_ABI_Request *r;
@@ -470,7 +449,7 @@ static int sendrecv_any(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
                         MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
                         MPI_Status *status, const char *func)
 {
-    COMM_ARG(c, comm, func);
+    OM_COMM_ARG(c, comm, func);
     struct MPI_ABI_Request *rr, *sr;
     int rc = om_irecv(c, comm, recvbuf, recvcount, recvtype, source, recvtag, &rr, func);
     if (rc != MPI_SUCCESS)
@@ -512,11 +491,12 @@ int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 }
 OM_ALIAS(Sendrecv_c)
 
-static int sendrecv_replace_any(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                                int sendtag, int source, int recvtag, MPI_Comm comm,
-                                MPI_Status *status, const char *func)
+/* The replace forms send from a packed copy of the buffer they receive
+ * into: *copy_p (the caller's to free) of *bytes_p bytes, or the class
+ * raised on comm. */
+static int replace_copy(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Comm comm,
+                        void **copy_p, size_t *bytes_p, const char *func)
 {
-    COMM_ARG(c, comm, func);
     struct MPI_ABI_Datatype *t;
     int rc = om_check_buffer(buf, count, datatype, &t);
     if (rc != MPI_SUCCESS)
@@ -527,6 +507,21 @@ static int sendrecv_replace_any(void *buf, MPI_Count count, MPI_Datatype datatyp
     if (!copy)
         return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for %zu bytes", bytes);
     om_pack(t, buf, count, copy);
+    *copy_p = copy;
+    *bytes_p = bytes;
+    return MPI_SUCCESS;
+}
+
+static int sendrecv_replace_any(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                                int sendtag, int source, int recvtag, MPI_Comm comm,
+                                MPI_Status *status, const char *func)
+{
+    OM_COMM_ARG(c, comm, func);
+    void *copy;
+    size_t bytes;
+    int rc = replace_copy(buf, count, datatype, comm, &copy, &bytes, func);
+    if (rc != MPI_SUCCESS)
+        return rc;
     rc = sendrecv_any(copy, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
                       source, recvtag, comm, status, func);
     free(copy);
@@ -619,16 +614,11 @@ static int isendrecv_replace_any(void *buf, MPI_Count count, MPI_Datatype dataty
                                  int sendtag, int source, int recvtag, MPI_Comm comm,
                                  MPI_Request *request, const char *func)
 {
-    struct MPI_ABI_Datatype *t;
-    int rc = om_check_buffer(buf, count, datatype, &t);
+    void *copy;
+    size_t bytes;
+    int rc = replace_copy(buf, count, datatype, comm, &copy, &bytes, func);
     if (rc != MPI_SUCCESS)
-        return om_comm_error(comm, rc, func, "count %lld", (long long)count);
-    size_t bytes = 0;
-    om_type_bytes(t, count, &bytes);
-    void *copy = malloc(bytes ? bytes : 1);
-    if (!copy)
-        return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for %zu bytes", bytes);
-    om_pack(t, buf, count, copy);
+        return rc;
     return isendrecv_any(copy, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
                          source, recvtag, comm, request, copy, func);
 }
@@ -655,7 +645,7 @@ OM_ALIAS(Isendrecv_replace_c)
 static int init_any(const void *buf, MPI_Count count, MPI_Datatype type, int peer, int tag,
                     MPI_Comm comm, int send, int mode, MPI_Request *request, const char *func)
 {
-    COMM_ARG(c, comm, func);
+    OM_COMM_ARG(c, comm, func);
     struct MPI_ABI_Datatype *t;
     size_t bytes;
     int rc = message_args(c, comm, buf, count, type, peer, tag, !send, &t, &bytes, func);
