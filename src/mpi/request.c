@@ -184,10 +184,10 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 OM_ALIAS(Test)
 
 /* Wait for the plain (not persistent, not sendrecv) ordo requests among
- * reqs in one ordo_request_waitall,
- * chunk by chunk, so that one progress pass serves them all (a wait per
- * request would run a pass for each); their outcomes go into their
- * statuses, and the caller's loop then finds them complete. */
+ * reqs in one ordo_request_waitall, chunk by chunk, so that one progress
+ * pass serves them all (a wait per request would run a pass for each);
+ * their outcomes go into their statuses, and the caller's loop then finds
+ * them complete. */
 static void wait_together(int count, MPI_Request reqs[])
 {
     enum { CHUNK = 64 };
@@ -239,14 +239,13 @@ static int all_of(int count, MPI_Request reqs[], MPI_Status statuses[], int wait
     } else {
         wait_together(count, reqs);
     }
-    int failed = 0;
+    int failed = 0, ignore = statuses == MPI_STATUSES_IGNORE;
     MPI_Comm comm = MPI_COMM_SELF;
     for (int i = 0; i < count; i++) {
         MPI_Status one;
         struct MPI_ABI_Request *r = req_of(reqs[i]);
         if (r)
             comm = r->comm;
-        int ignore = statuses == MPI_STATUSES_IGNORE;
         int rc = complete_handle(&reqs[i], 1, ignore ? NULL : &one);
         if (rc < 0)
             failed = 1;

@@ -102,6 +102,9 @@ ordo_status_t shm_mailbox_lane(shm_mailbox_t *mb, int rank, ordo_am_tx_t **tx_p)
     char key[64];
     int fd;
     lane_key(key, sizeof(key), rank);
+    /* held: no other thread, and no progress, may send on this lane while
+     * the descriptor comes (they would reuse this send's sequence number,
+     * or map the lane again and rewind its writer over what they sent) */
     ordo_boot_hold_begin();
     ordo_status_t st = mb->boot->ops->fd_get(mb->boot, rank, key, &fd);
     ordo_boot_hold_end();
@@ -116,15 +119,6 @@ ordo_status_t shm_mailbox_lane(shm_mailbox_t *mb, int rank, ordo_am_tx_t **tx_p)
     if (lane == MAP_FAILED) {
         ordo_error("cannot map our lane in rank %d's mailbox: %s", rank, strerror(e));
         return ORDO_ERR_NO_MEMORY;
-    }
-    /* Another thread may have mapped the lane (held, the wait above lets
-     * none in; this stays should that change): initialising it again would
-     * rewind its writer over the messages sent on it, lost to the receiver,
-     * whose ordered matching then waits for ever.  The first mapping stays. */
-    if (tx->base != NULL) {
-        munmap(lane, mb->lane_bytes);
-        *tx_p = tx;
-        return ORDO_OK;
     }
     ordo_am_tx_init(tx, lane, &mb->geo);
     *tx_p = tx;
