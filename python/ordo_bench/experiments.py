@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .mpis import ORDO_MPI
+
 SUITES = ("quick", "paper", "full")
 ORDERS = ("strict", "default", "relaxed")              # ordo's ordering modes
 # A job's builds: "ordo", and MPI for every MPI the benchmarks are built
@@ -243,7 +245,6 @@ _HINT_SIZES = {"overtaking": {"quick": (8, 65536), "paper": (8, 2048, 65536),
                "accumulate": {"quick": (8,), "paper": (8, 512), "full": (8, 64, 512)},
                "put": {"quick": (8, 65536), "paper": (8, 2048, 65536),
                        "full": (8, 512, 2048, 16384, 65536)}}
-ORDO_MPI = "ordo-mpi"
 
 
 def _hints_jobs() -> tuple[Job, ...]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from . import figures, stats
 from .claims import measured, oversubscribed
+from .mpis import ORDO_MPI
 
 # (freer, stricter) ordering modes; relaxed against strict too, which a run
 # narrowed to those two (--order) still checks
@@ -116,7 +117,7 @@ def checks(records: list[dict]) -> list[Check]:
                                  _few(r, other)))
     # MPI's ordering hints on ordo's MPI are freedoms too (hints.py)
     from . import hints
-    out += hints.checks(records, ("ordo-mpi",))
+    out += hints.checks(records, (ORDO_MPI,))
     out.sort(key=lambda c: (c.transport, c.series, c.size, c.freer))
     return out
 
