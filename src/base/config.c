@@ -118,8 +118,8 @@ static const ordo_setting_t settings[] = {
     {"ORDO_COLL_BARRIER", ORDO_SETTING_ENUM, "auto",
      "Barrier algorithm: dissemination (two-sided messages, log2 N rounds), tree (k-ary "
      "fan-in / fan-out over remote atomics, radix ORDO_COLL_RADIX) or shm (one shared "
-     "counter; all members on one node); auto: shm where every member maps the others, "
-     "else tree", barrier_names, FIELD(coll_barrier), 0, 0},
+     "counter; all members on one node); auto: shm where every member maps the others "
+     "and they are fewer than 8, else tree", barrier_names, FIELD(coll_barrier), 0, 0},
     {"ORDO_COLL_BCAST", ORDO_SETTING_ENUM, "auto",
      "Broadcast algorithm: binomial (tree of two-sided messages) or put (the root puts "
      "into every member's scratch, chunk by chunk); auto: put below ORDO_COLL_LARGE on "

@@ -179,6 +179,9 @@ ordo_status_t coll_check_reduction(int dtype, int rop);
 void          coll_apply(void *acc, const void *in, size_t count, int dtype, int rop);
 
 /* algorithms.c: build the schedule of each collective into op */
+/* auto takes the shared-counter barrier below this many members (all
+ * mapped), the tree from it */
+#define COLL_SHM_BARRIER_MEMBERS_MAX 8
 int  coll_barrier_alg(p2p_comm_t *c, int alg);     /* the one that runs on c */
 int  coll_tree_children(int n, int i, int k);      /* of member i, radix k */
 void coll_build_barrier(coll_op_t *op, int alg);
