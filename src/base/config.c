@@ -40,12 +40,14 @@ static const ordo_setting_t settings[] = {
     {"ORDO_PIO_MAX", ORDO_SETTING_SIZE, "auto",
      "Largest transfer the initiating CPU copies itself (PIO); larger ones go to "
      "the offload engines; auto: every size where no engine runs, else what this CPU "
-     "copies (measured at ordo_init) in an engine's 2 us hand-off, 4K .. 1M",
+     "copies (measured at ordo_init) in the 1 us handing one over costs it, 4K .. 1M, "
+     "and up to a core's L2 cache for a transfer the program waits for alone (or a "
+     "one-sided one held in order); set, one limit for all",
      NULL, FIELD(pio_max), 0, ORDO_AUTO_UNSET},
     {"ORDO_STREAM_MIN", ORDO_SETTING_SIZE, "auto",
      "Puts of at least this many bytes into another process's memory on this machine "
      "are copied with streaming (non-temporal) stores, which leave this core's caches "
-     "alone; auto: the size of a core's L2 cache (at least 256K)",
+     "alone; auto: twice the size of a core's L2 cache (at least 256K)",
      NULL, FIELD(stream_min), 0, ORDO_AUTO_UNSET},
     {"ORDO_ENGINES", ORDO_SETTING_INT, "auto",
      "Offload engines (copy threads) per process, i.e. engine transfers in flight "

@@ -116,6 +116,8 @@ void ordo_machine_probe(ordo_machine_t *m)
     if (m->cpus_mine < 1)
         m->cpus_mine = 1;
     m->threads = process_threads();
+    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    m->l2_bytes = l2 > 0 ? l2 : 0;
 }
 
 void ordo_machine_measure_copy(ordo_machine_t *m)
@@ -215,6 +217,15 @@ void ordo_auto_eager_here(ordo_machine_t *m, int ranks_here, size_t short_max, s
     ordo_auto_eager(m, short_max, eager_max, ordo_config.eager_max != 0, single_copy, c);
 }
 
+/* The power of two between 4 KiB and 1 MiB at most bytes. */
+static size_t pow2_within(double bytes)
+{
+    size_t lim = 4096;
+    while (lim < (1u << 20) && (double)(lim * 2) <= bytes)
+        lim *= 2;
+    return lim;
+}
+
 void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,
                       int engines_asked, size_t pio_asked, ordo_auto_choice_t *c)
 {
@@ -249,24 +260,27 @@ void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,
                                    "a slower PIO");
     }
     if (pio_asked != SIZE_MAX) {
-        c->pio_max = pio_asked;
+        c->pio_max = c->pio_lone_max = pio_asked;
         snprintf(c->pio_why, sizeof(c->pio_why), "%zu, as ORDO_PIO_MAX asks", pio_asked);
     } else if (c->engines == 0) {
-        c->pio_max = SIZE_MAX;
+        c->pio_max = c->pio_lone_max = SIZE_MAX;
         snprintf(c->pio_why, sizeof(c->pio_why),
                  "every size: without engines the initiating CPU copies everything itself, "
                  "at once");
     } else {
-        /* what the CPU copies in an engine's hand-off time, as a power of two
-         * between 4 KiB and 1 MiB */
-        double bytes = m->copy_GBps * 1e3 * ORDO_ENGINE_HANDOFF_US;
-        size_t lim = 4096;
-        while (lim < (1u << 20) && (double)(lim * 2) <= bytes)
-            lim *= 2;
-        c->pio_max = lim;
+        /* what the CPU copies in the time handing a transfer over costs it,
+         * as a power of two between 4 KiB and 1 MiB; alone, up to a core's
+         * L2 cache */
+        double bytes = m->copy_GBps * 1e3 * ORDO_ENGINE_SUBMIT_US;
+        c->pio_max = pow2_within(bytes);
+        size_t l2 = m->l2_bytes > 0 ? (size_t)m->l2_bytes : (size_t)1 << 20;
+        c->pio_lone_max = l2 > c->pio_max ? l2 : c->pio_max;
         snprintf(c->pio_why, sizeof(c->pio_why),
-                 "%zu: this CPU copies %.1f GB/s, %.0f KB in an engine's %.0f us hand-off",
-                 lim, m->copy_GBps, bytes / 1e3, ORDO_ENGINE_HANDOFF_US);
+                 "%zu in a run of transfers free to pass each other (this CPU copies %.1f GB/s, "
+                 "%.0f KB in the %.0f us a hand-off costs it); up to %zu for one waited for "
+                 "alone or held in order (a core's L2 cache%s); larger ones go to the engines",
+                 c->pio_max, m->copy_GBps, bytes / 1e3, ORDO_ENGINE_SUBMIT_US, c->pio_lone_max,
+                 m->l2_bytes > 0 ? "" : ", not reported: 1 MiB assumed");
     }
 }
 
@@ -278,9 +292,9 @@ void ordo_auto_stream(size_t asked, long l2_bytes, ordo_auto_choice_t *c)
         return;
     }
     size_t l2 = l2_bytes > 0 ? (size_t)l2_bytes : (size_t)1 << 20;
-    c->stream_min = l2 < ((size_t)256 << 10) ? (size_t)256 << 10 : l2;
+    c->stream_min = 2 * l2 < ((size_t)256 << 10) ? (size_t)256 << 10 : 2 * l2;
     snprintf(c->stream_why, sizeof(c->stream_why),
-             "%zu: a core's L2 cache%s; larger puts to other processes bypass the caches",
+             "%zu: twice a core's L2 cache%s; larger puts to other processes bypass the caches",
              c->stream_min, l2_bytes > 0 ? "" : " (not reported: 1 MiB assumed)");
 }
 

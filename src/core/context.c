@@ -75,6 +75,7 @@ static void choose_for_machine(ordo_context_t *ctx, ordo_machine_t m)
                          &ctx->machine);
     }
     ctx->pio_max = ctx->machine.pio_max;
+    ctx->pio_lone_max = ctx->machine.pio_lone_max;
     ordo_tl_am_limits_t lim;
     ordo_tl_am_limits(ctx->size, &lim);
     ordo_auto_eager_here(&m, here, lim.short_max, lim.eager_max, &ctx->machine);

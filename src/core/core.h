@@ -139,6 +139,10 @@ struct ordo_stream {
     struct ordo_request *held_head;    /* complete, the program holds the handle (linked
                                           through prev / next until it waits for it) */
     ordo_stats_t         stats;
+    /* quiet_calls + flush_calls + the context's region_drains + 1 when the
+     * last transfer above the context's pio_max was issued: a second one
+     * before the program waits is part of a run (rma.c placement) */
+    uint64_t             long_mark;
     struct ordo_stream  *next, *prev;   /* the context's live streams (dead: next only) */
 };
 
@@ -160,7 +164,11 @@ typedef struct ordo_context {
     uint32_t             next_region_id;
     ordo_auto_choice_t   machine;          /* engines and PIO limit, and why */
     size_t               pio_max;          /* the CPU copies transfers up to this itself */
+    size_t               pio_lone_max;     /* one-sided: a transfer waited for alone (or held
+                                              behind the others) stays on the CPU up to it */
     size_t               small_put_max;    /* puts copied aside when they cannot go at once */
+    uint64_t             region_drains;    /* waits for a region's operations on every
+                                              stream (MPI's flush, unlock, fence) */
     ordo_stats_t         retired;          /* counters of destroyed streams */
     int                  in_finalize;
     int                  yield_idle;       /* waits give the core away when idle */

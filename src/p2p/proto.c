@@ -16,6 +16,15 @@
 #include "p2p.h"
 #include "../base/log.h"
 
+/* A rendezvous's single copy is waited for as soon as it is issued (the
+ * FIN follows it): up to a core's L2 cache the CPU that issues it copies it
+ * at once, as a lone one-sided transfer (guide.md "Engines and the PIO limit
+ * follow the machine"); larger ones go to the engines' parallel chunks. */
+static inline unsigned rndv_flags(size_t len)
+{
+    return len <= ordo_ctx->pio_lone_max ? ORDO_TL_OP_COPY_NOW : 0;
+}
+
 int p2p_choose_proto(size_t len, int dest, int *banded)
 {
     const ordo_tl_am_limits_t *l = &p2p->lim;
@@ -430,7 +439,8 @@ static int split_start(p2p_req_t *r, ordo_tl_iface_t *f)
                    .rreq = p2p_token(r)};
     p2p_send_ctl(r->rsrc, &h, blob, bloblen);
     r->super.comp.func = split_get_done;
-    ordo_status_t st = f->ops->get(f, r->rkey, 0, r->buf, r->split, 0, &r->super.comp);
+    ordo_status_t st = f->ops->get(f, r->rkey, 0, r->buf, r->split, rndv_flags(r->split),
+                                   &r->super.comp);
     if (st != ORDO_INPROGRESS)
         split_get_done(&r->super.comp, st);
     return 1;
@@ -458,8 +468,8 @@ static void split_sender(int src, p2p_req_t *r, const p2p_hdr_t *h, void *blob, 
         return;
     }
     r->super.comp.func = split_put_done;
-    st = f->ops->put(f, r->rkey, r->split, (char *)r->buf + r->split, r->deliver - r->split, 0,
-                     &r->super.comp);
+    st = f->ops->put(f, r->rkey, r->split, (char *)r->buf + r->split, r->deliver - r->split,
+                     rndv_flags(r->deliver - r->split), &r->super.comp);
     if (st != ORDO_INPROGRESS)
         split_put_done(&r->super.comp, st);
 }
@@ -484,7 +494,8 @@ static void start_rendezvous_recv(p2p_req_t *r, p2p_msg_t *m)
             if (split_start(r, f))
                 return;
             r->super.comp.func = rget_done;
-            st = f->ops->get(f, r->rkey, 0, r->buf, r->deliver, 0, &r->super.comp);
+            st = f->ops->get(f, r->rkey, 0, r->buf, r->deliver, rndv_flags(r->deliver),
+                              &r->super.comp);
             if (st != ORDO_INPROGRESS)
                 rget_done(&r->super.comp, st);
             return;
@@ -555,7 +566,8 @@ static void on_cts(int src, const p2p_hdr_t *h, void *blob, size_t bloblen)
         if (st == ORDO_OK) {
             r->phase = PHASE_DATA;
             r->super.comp.func = rput_done;
-            st = f->ops->put(f, r->rkey, 0, r->buf, r->deliver, 0, &r->super.comp);
+            st = f->ops->put(f, r->rkey, 0, r->buf, r->deliver, rndv_flags(r->deliver),
+                              &r->super.comp);
             if (st != ORDO_INPROGRESS)
                 rput_done(&r->super.comp, st);
             return;

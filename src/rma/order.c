@@ -367,6 +367,7 @@ ordo_status_t rma_drain(struct ordo_stream *s, int rank)
 ordo_status_t rma_region_drain(struct ordo_region *r, int rank, int local_only)
 {
     ordo_status_t st = ORDO_OK;
+    ordo_ctx->region_drains++;   /* a wait: the next long transfer is alone again */
     for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next) {
         /* most streams have nothing in flight and nothing to report: a
          * look each, no lock (an MPI flush after one put comes here) */

@@ -68,6 +68,15 @@ enum {
  * operations to send them together (ofi's short-put batches) sends this one
  * at once, by itself, since no later one can join it. */
 #define ORDO_TL_OP_ALONE   (1u << 1)
+/* Where the copy of a put or get goes (a transport that copies with the CPU
+ * and has offload engines; others ignore both).  COPY_NOW: nothing would
+ * overlap a hand-off (the caller waits for it next, or its order holds the
+ * next ones behind it), so the CPU copies it at once, whatever its size.
+ * OFFLOAD: one of a run of transfers free to pass each other: an engine
+ * takes it while the initiator issues the next.  Neither: the transport's
+ * own rule (params pio_max). */
+#define ORDO_TL_OP_COPY_NOW (1u << 2)
+#define ORDO_TL_OP_OFFLOAD  (1u << 3)
 
 typedef struct ordo_tl_iface ordo_tl_iface_t;
 typedef struct ordo_tl_mem   ordo_tl_mem_t;

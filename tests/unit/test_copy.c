@@ -49,11 +49,11 @@ int main(void)
             }
     ordo_auto_choice_t c;
     ordo_auto_stream(SIZE_MAX, 1 << 20, &c);
-    CHECK(c.stream_min == 1u << 20 && strstr(c.stream_why, "L2") != NULL);
+    CHECK(c.stream_min == 2u << 20 && strstr(c.stream_why, "L2") != NULL);
     ordo_auto_stream(SIZE_MAX, 64 << 10, &c);
     CHECK(c.stream_min == 256u << 10);          /* a small L2: not below 256 KiB */
     ordo_auto_stream(SIZE_MAX, 0, &c);
-    CHECK(c.stream_min == 1u << 20 && strstr(c.stream_why, "assumed") != NULL);
+    CHECK(c.stream_min == 2u << 20 && strstr(c.stream_why, "assumed") != NULL);
     ordo_auto_stream(4096, 1 << 20, &c);
     CHECK(c.stream_min == 4096 && strstr(c.stream_why, "asks") != NULL);
     return test_failures ? 1 : 0;

@@ -9,11 +9,13 @@
 #include "../harness.h"
 #include "../../src/base/machine.h"
 
+static long l2_of_machine;   /* the machines below: 0 (not reported) unless set */
+
 static ordo_auto_choice_t choose(int cpus, int mine, int threads, double gbps, int ranks,
                                  int bind_rank, int engines, size_t pio)
 {
     ordo_machine_t m = {.cpus = cpus, .cpus_mine = mine, .threads = threads,
-                        .copy_GBps = gbps};
+                        .copy_GBps = gbps, .l2_bytes = l2_of_machine};
     ordo_auto_choice_t c;
     memset(&c, 0x5a, sizeof(c));
     ordo_auto_choose(&m, ranks, bind_rank, engines, pio, &c);
@@ -26,13 +28,23 @@ int main(void)
     ordo_auto_choice_t c = choose(2, 1, 1, 20, 2, 0, -1, SIZE_MAX);
     CHECK(c.engines == 0);
     CHECK(c.pio_max == SIZE_MAX);
+    CHECK(c.pio_lone_max == SIZE_MAX);
     CHECK(strstr(c.engines_why, "0 idle") != NULL);
 
     /* 2 ranks on 16 cores: 14 idle, 2 engines each, a PIO limit from the copy rate */
     c = choose(16, 1, 1, 10, 2, 0, -1, SIZE_MAX);
     CHECK(c.engines == 2);
-    CHECK(c.pio_max == 16384);   /* 10 GB/s x 2 us = 20 KB -> 16 KiB */
-    c = choose(16, 1, 1, 1000, 2, 0, -1, SIZE_MAX);
+    CHECK(c.pio_max == 8192);   /* 10 GB/s x 1 us hand-off = 10 KB -> 8 KiB */
+    CHECK(c.pio_lone_max == (1u << 20));   /* L2 not reported: 1 MiB */
+    CHECK(strstr(c.pio_why, "not reported") != NULL);
+    l2_of_machine = 2 << 20;   /* the 16-core Xeon the limits were measured on */
+    c = choose(16, 1, 1, 35.7, 2, 0, -1, SIZE_MAX);
+    CHECK(c.pio_max == 32768 && c.pio_lone_max == (2u << 20));
+    l2_of_machine = 256 << 10;  /* an L2 below the hand-off limit: never under pio_max */
+    c = choose(16, 1, 1, 4000, 2, 0, -1, SIZE_MAX);
+    CHECK(c.pio_lone_max == c.pio_max);
+    l2_of_machine = 0;
+    c = choose(16, 1, 1, 4000, 2, 0, -1, SIZE_MAX);
     CHECK(c.pio_max == (1u << 20));   /* clamped */
     c = choose(16, 1, 1, 0.5, 2, 0, -1, SIZE_MAX);
     CHECK(c.pio_max == 4096);         /* clamped */
@@ -52,10 +64,12 @@ int main(void)
 
     /* explicit settings win, each on its own */
     c = choose(2, 1, 1, 10, 2, 0, 3, SIZE_MAX);
-    CHECK(c.engines == 3 && c.pio_max == 16384);
+    CHECK(c.engines == 3 && c.pio_max == 8192);
     CHECK(strstr(c.engines_why, "ORDO_ENGINES") != NULL);
     c = choose(2, 1, 1, 10, 2, 0, -1, 0);
-    CHECK(c.engines == 0 && c.pio_max == 0);
+    CHECK(c.engines == 0 && c.pio_max == 0 && c.pio_lone_max == 0);
+    c = choose(16, 1, 1, 10, 2, 0, -1, 100000);   /* one limit for every kind of transfer */
+    CHECK(c.engines == 2 && c.pio_max == 100000 && c.pio_lone_max == 100000);
     CHECK(strstr(c.pio_why, "ORDO_PIO_MAX") != NULL);
 
     /* the crossover: a 1.5 us single copy at 12 GB/s pays off above 18 KB,

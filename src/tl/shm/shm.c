@@ -445,14 +445,24 @@ static ordo_status_t cma_copy(shm_rkey_t *k, int write, char *local, char *remot
     return ORDO_OK;
 }
 
+/* Whether the calling CPU copies a transfer itself rather than hand it to
+ * an engine (tl.h ORDO_TL_OP_COPY_NOW / OFFLOAD; comp NULL: synchronous). */
+static inline int copy_here(const shm_iface_t *s, size_t len, unsigned flags,
+                            const ordo_tl_comp_t *comp)
+{
+    if (comp == NULL || (flags & ORDO_TL_OP_COPY_NOW))
+        return 1;
+    return !(flags & ORDO_TL_OP_OFFLOAD) && len <= s->pio_max;
+}
+
 static ordo_status_t shm_put(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
                              const void *src, size_t len, unsigned flags, ordo_tl_comp_t *comp)
 {
-    (void)flags;   /* engines keep no order: ordered_pairs is 0 */
+    /* engines keep no order: ordered_pairs is 0 */
     shm_iface_t *s = (shm_iface_t *)iface;
     shm_rkey_t *k = (shm_rkey_t *)rkey;
     if (k->kind == SHM_MEM_CMA && !k->local) {
-        if (len <= s->pio_max || comp == NULL) {
+        if (copy_here(s, len, flags, comp)) {
             s->super.single_copy_ops++;
             return cma_copy(k, 1, (char *)src, k->remote + offset, len);
         }
@@ -463,7 +473,7 @@ static ordo_status_t shm_put(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_
     if (st != ORDO_OK)
         return st;
     char *dst = (char *)k->super.ptr + offset;
-    if (len <= s->pio_max || comp == NULL) {
+    if (copy_here(s, len, flags, comp)) {
         s->super.pio_ops++;
         if (k->local)
             memcpy(dst, src, len);
@@ -477,12 +487,11 @@ static ordo_status_t shm_put(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_
 static ordo_status_t shm_get(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
                              void *dst, size_t len, unsigned flags, ordo_tl_comp_t *comp)
 {
-    (void)flags;
     shm_iface_t *s = (shm_iface_t *)iface;
     shm_rkey_t *k = (shm_rkey_t *)rkey;
     if (k->kind == SHM_MEM_CMA && !k->local) {
         s->super.single_copy_ops++;
-        if (len <= s->pio_max || comp == NULL)
+        if (copy_here(s, len, flags, comp))
             return cma_copy(k, 0, dst, k->remote + offset, len);
         return submit(s, k, ORDO_ENGINE_CMA_READ, dst, k->remote + offset, len, comp);
     }
@@ -490,7 +499,7 @@ static ordo_status_t shm_get(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_
     if (st != ORDO_OK)
         return st;
     const char *src = (const char *)k->super.ptr + offset;
-    if (len <= s->pio_max || comp == NULL) {
+    if (copy_here(s, len, flags, comp)) {
         s->super.pio_ops++;
         memcpy(dst, src, len);
         return ORDO_OK;
