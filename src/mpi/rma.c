@@ -18,6 +18,13 @@
 
 #include "mpi_internal.h"
 
+/* An element narrower than the 4- or 8-byte words ordo's atomics take is
+ * updated by compare-and-swap of its word, again each time another process
+ * changed the word meanwhile: bounded, so that neighbours updated without
+ * pause cannot hold a call for ever (it fails with ORDO_ERR_BUSY, which the
+ * program sees as MPI_ERR_PENDING, instead). */
+#define NARROW_TRIES_MAX 1000000
+
 #define rma_error(win, code, func, ...) \
     om_raise(OM_ON_WIN, (void *)(win), code, func, __VA_ARGS__)
 
@@ -315,7 +322,7 @@ static ordo_status_t acc_one(struct MPI_ABI_Win *w, struct MPI_ABI_Datatype *bt,
         if (st != ORDO_OK || seen == cur)
             return st;
         cur = seen;   /* another process changed the word: again */
-        if (tries > 1000000)
+        if (tries > NARROW_TRIES_MAX)
             return ORDO_ERR_BUSY;
     }
     return st;
@@ -492,7 +499,11 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
         uint64_t zero = 0, cur = 0, next, seen = 0;
         st = ordo_atomic(w->acc, ORDO_ATOMIC_ADD, at, &zero, NULL, &cur, w->region, world,
                          woff, 0);
-        while (st == ORDO_OK) {
+        for (int tries = 0; st == ORDO_OK; tries++) {
+            if (tries > NARROW_TRIES_MAX) {
+                st = ORDO_ERR_BUSY;
+                break;
+            }
             memcpy(result_addr, (char *)&cur + shift, es);
             if (memcmp(result_addr, compare_addr, es) != 0)
                 break;
