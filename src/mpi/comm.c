@@ -83,6 +83,8 @@ int om_comms_init(void)
 
 static void comm_release(struct MPI_ABI_Comm *c)
 {
+    free(c->cart);
+    c->cart = NULL;
     om_attrs_free(c);
     om_group_release(c->group);
     om_errh_release(c->errh);
@@ -155,6 +157,10 @@ static int comm_derive(struct MPI_ABI_Comm *c, int color, int key, int overtakin
         return om_comm_error(parent, rc, func, "no memory for the communicator");
     }
     nc->overtaking = overtaking;
+    /* a new communicator inherits its parent's error handler (MPI 4.1
+     * section 9.3) */
+    om_errh_retain(c->errh);
+    nc->errh = c->errh;
     live_add(nc);
     *out = nc;
     return MPI_SUCCESS;
@@ -195,8 +201,9 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
                          newcomm, "MPI_Comm_dup_with_info", comm);
     if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL) {
         om_info_dup_of(info, &(*newcomm)->info);
-        om_errh_retain(c->errh);
-        (*newcomm)->errh = c->errh;
+        rc = om_attrs_copy(c, *newcomm);   /* as MPI_Comm_dup, but for the hints */
+        if (rc == MPI_SUCCESS)
+            rc = om_cart_copy(c, *newcomm);
     }
     return rc;
 }
@@ -210,9 +217,9 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     int rc = comm_derive(c, 0, c->group->rank, c->overtaking, newcomm, "MPI_Comm_dup", comm);
     if (rc == MPI_SUCCESS) {
         om_info_dup_of(c->info, &(*newcomm)->info);
-        om_errh_retain(c->errh);
-        (*newcomm)->errh = c->errh;
         rc = om_attrs_copy(c, *newcomm);
+        if (rc == MPI_SUCCESS)
+            rc = om_cart_copy(c, *newcomm);
     }
     return rc;
 }
@@ -477,18 +484,6 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     return rc;
 }
 OM_ALIAS(Comm_get_info)
-
-/* No virtual topologies here: every communicator says so. */
-int PMPI_Topo_test(MPI_Comm comm, int *status)
-{
-    OM_COMM_ARG(c, comm, "MPI_Topo_test");
-    (void)c;
-    if (!status)
-        return om_comm_error(comm, MPI_ERR_ARG, "MPI_Topo_test", "status is NULL");
-    *status = MPI_UNDEFINED;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Topo_test)
 
 /* ordo starts no processes dynamically: nobody has a parent. */
 int PMPI_Comm_get_parent(MPI_Comm *parent)

@@ -135,6 +135,47 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
 }
 OM_ALIAS(Info_get_string)
 
+/* The MPI-3 forms, deprecated by Info_get_string but still in wide use:
+ * value gets at most valuelen characters and a terminating NUL. */
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
+{
+    struct MPI_ABI_Info *in = om_info(info);
+    if (!in)
+        return info_bad("MPI_Info_get", "not an info object");
+    if (!key || !flag || valuelen < 0 || !value)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Info_get",
+                             "a NULL or negative argument");
+    if (strlen(key) >= MPI_MAX_INFO_KEY)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_INFO_KEY, "MPI_Info_get",
+                             "a key of %zu characters (at most %d)", strlen(key),
+                             MPI_MAX_INFO_KEY - 1);
+    const char *v = om_info_lookup(info, key);
+    *flag = v != NULL;
+    if (v) {
+        size_t n = strlen(v) < (size_t)valuelen ? strlen(v) : (size_t)valuelen;
+        memcpy(value, v, n);
+        value[n] = '\0';
+    }
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Info_get)
+
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
+{
+    struct MPI_ABI_Info *in = om_info(info);
+    if (!in)
+        return info_bad("MPI_Info_get_valuelen", "not an info object");
+    if (!key || !valuelen || !flag)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Info_get_valuelen",
+                             "a NULL argument");
+    const char *v = om_info_lookup(info, key);
+    *flag = v != NULL;
+    if (v)
+        *valuelen = (int)strlen(v);
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Info_get_valuelen)
+
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
     struct MPI_ABI_Info *in = om_info(info);

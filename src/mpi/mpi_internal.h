@@ -68,9 +68,19 @@ struct MPI_ABI_Comm {
     MPI_Errhandler  errh;
     MPI_Info        info;       /* the hints as given (MPI_INFO_NULL: none) */
     om_attr_t      *attrs;
+    struct om_cart *cart;       /* its Cartesian topology, NULL if none (topo.c) */
     char            name[MPI_MAX_OBJECT_NAME];
     struct MPI_ABI_Comm *prev, *next;   /* the live ones the program made */
 };
+
+/* A Cartesian topology: ndims dimensions, then dims and periods, one
+ * allocation (freed with the communicator). */
+typedef struct om_cart {
+    int ndims;
+    int dims_periods[];   /* dims[ndims], then periods[ndims] */
+} om_cart_t;
+/* dst gets a copy of src's topology, if any (Comm_dup); an MPI error. */
+int om_cart_copy(const struct MPI_ABI_Comm *src, struct MPI_ABI_Comm *dst);
 
 /* Error handler: predefined (fn NULL: the kind says which) or the
  * program's. */

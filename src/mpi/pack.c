@@ -323,3 +323,36 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     return MPI_SUCCESS;
 }
 OM_ALIAS(Type_get_name)
+
+/* The MPI-3 _x forms of the large-count queries: the same as the _c ones,
+ * whose MPI_Count they share. */
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    return PMPI_Get_elements_c(status, datatype, count);
+}
+OM_ALIAS(Get_elements_x)
+
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+    return PMPI_Type_size_c(datatype, size);
+}
+OM_ALIAS(Type_size_x)
+
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    return PMPI_Type_get_extent_c(datatype, lb, extent);
+}
+OM_ALIAS(Type_get_extent_x)
+
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                                MPI_Count *true_extent)
+{
+    return PMPI_Type_get_true_extent_c(datatype, true_lb, true_extent);
+}
+OM_ALIAS(Type_get_true_extent_x)
+
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    return PMPI_Status_set_elements_c(status, datatype, count);
+}
+OM_ALIAS(Status_set_elements_x)

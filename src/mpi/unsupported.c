@@ -166,54 +166,6 @@ int PMPI_Buffer_iflush(MPI_Request* request)
 }
 OM_ALIAS(Buffer_iflush)
 
-int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Cart_coords");
-}
-OM_ALIAS(Cart_coords)
-
-int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm* comm_cart)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm_old, "MPI_Cart_create");
-}
-OM_ALIAS(Cart_create)
-
-int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Cart_get");
-}
-OM_ALIAS(Cart_get)
-
-int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Cart_map");
-}
-OM_ALIAS(Cart_map)
-
-int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Cart_rank");
-}
-OM_ALIAS(Cart_rank)
-
-int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Cart_shift");
-}
-OM_ALIAS(Cart_shift)
-
-int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Cart_sub");
-}
-OM_ALIAS(Cart_sub)
-
-int PMPI_Cartdim_get(MPI_Comm comm, int* ndims)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Cartdim_get");
-}
-OM_ALIAS(Cartdim_get)
-
 int PMPI_Close_port(const char* port_name)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Close_port");
@@ -303,12 +255,6 @@ int PMPI_Comm_spawn_multiple(int count, char* array_of_commands[], char** array_
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_spawn_multiple");
 }
 OM_ALIAS(Comm_spawn_multiple)
-
-int PMPI_Dims_create(int nnodes, int ndims, int dims[])
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Dims_create");
-}
-OM_ALIAS(Dims_create)
 
 int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[], const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph)
 {
@@ -898,12 +844,6 @@ int PMPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype s
 }
 OM_ALIAS(Gatherv_init_c)
 
-int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Get_elements_x");
-}
-OM_ALIAS(Get_elements_x)
-
 int PMPI_Get_hw_resource_info(MPI_Info* hw_info)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Get_hw_resource_info");
@@ -1035,18 +975,6 @@ int PMPI_Ineighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[]
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ineighbor_alltoallw_c");
 }
 OM_ALIAS(Ineighbor_alltoallw_c)
-
-int PMPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int* flag)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Info_get");
-}
-OM_ALIAS(Info_get)
-
-int PMPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* flag)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Info_get_valuelen");
-}
-OM_ALIAS(Info_get_valuelen)
 
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm* newintercomm)
 {
@@ -1462,12 +1390,6 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 }
 OM_ALIAS(Session_set_errhandler)
 
-int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Status_set_elements_x");
-}
-OM_ALIAS(Status_set_elements_x)
-
 int PMPI_T_category_changed(int* update_number)
 {
     return MPI_T_ERR_NOT_SUPPORTED;
@@ -1828,18 +1750,6 @@ int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_v
 }
 OM_ALIAS(Type_get_attr)
 
-int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_get_extent_x");
-}
-OM_ALIAS(Type_get_extent_x)
-
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_get_true_extent_x");
-}
-OM_ALIAS(Type_get_true_extent_x)
-
 int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype* pair_type)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_get_value_index");
@@ -1857,12 +1767,6 @@ int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void* attribute_v
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_set_attr");
 }
 OM_ALIAS(Type_set_attr)
-
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_size_x");
-}
-OM_ALIAS(Type_size_x)
 
 int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position, void* outbuf, int outcount, MPI_Datatype datatype)
 {
