@@ -183,6 +183,15 @@ typedef struct ordo_context {
 
 extern ordo_context_t *ordo_ctx;
 
+/* Transport flags for a transfer its caller waits for alone (a lone
+ * one-sided one, a rendezvous's single copy): the initiating CPU copies it
+ * at once up to pio_lone_max, the engines' parallel chunks take larger ones
+ * (guide.md, "Engines and the PIO limit follow the machine"). */
+static inline unsigned ordo_lone_copy_flags(size_t len)
+{
+    return len <= ordo_ctx->pio_lone_max ? ORDO_TL_OP_COPY_NOW : 0;
+}
+
 /* Checks at the top of every public call: initialised, and a thread the
  * thread level allows (at MULTIPLE, the lock is held until the function
  * using the macro returns). */

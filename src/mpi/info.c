@@ -112,6 +112,14 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
 }
 OM_ALIAS(Info_delete)
 
+/* v into value of cap bytes (cap > 0): what fits, then a NUL. */
+static void copy_value(const char *v, char *value, size_t cap)
+{
+    size_t n = strlen(v) < cap - 1 ? strlen(v) : cap - 1;
+    memcpy(value, v, n);
+    value[n] = '\0';
+}
+
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
 {
     struct MPI_ABI_Info *in = om_info(info);
@@ -124,13 +132,9 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
     *flag = v != NULL;
     if (!v)
         return MPI_SUCCESS;
-    int len = (int)strlen(v);
-    if (*buflen > 0) {
-        int n = len < *buflen - 1 ? len : *buflen - 1;
-        memcpy(value, v, (size_t)n);
-        value[n] = '\0';
-    }
-    *buflen = len + 1;
+    if (*buflen > 0)
+        copy_value(v, value, (size_t)*buflen);
+    *buflen = (int)strlen(v) + 1;
     return MPI_SUCCESS;
 }
 OM_ALIAS(Info_get_string)
@@ -151,11 +155,8 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
                              MPI_MAX_INFO_KEY - 1);
     const char *v = om_info_lookup(info, key);
     *flag = v != NULL;
-    if (v) {
-        size_t n = strlen(v) < (size_t)valuelen ? strlen(v) : (size_t)valuelen;
-        memcpy(value, v, n);
-        value[n] = '\0';
-    }
+    if (v)
+        copy_value(v, value, (size_t)valuelen + 1);
     return MPI_SUCCESS;
 }
 OM_ALIAS(Info_get)

@@ -245,9 +245,13 @@ int om_comm_failed(MPI_Comm comm, ordo_status_t st, const char *func);
  * stderr naming func, and 0).  Inline, as the lookups below: every message
  * passes them. */
 int om_not_ready(const char *func);
+static inline int om_up(void)   /* the same test, silent */
+{
+    return om_g.initialized && !om_g.finalized;
+}
 static inline int om_ready(const char *func)
 {
-    return __builtin_expect(om_g.initialized && !om_g.finalized, 1) ? 1 : om_not_ready(func);
+    return __builtin_expect(om_up(), 1) ? 1 : om_not_ready(func);
 }
 
 /* Handle lookups: NULL for a null, freed or foreign handle. */
@@ -475,7 +479,12 @@ void om_errh_release(MPI_Errhandler h);
 int om_errh_kind(MPI_Errhandler h);
 
 /* Windows */
-struct MPI_ABI_Win *om_win(MPI_Win win);
+static inline struct MPI_ABI_Win *om_win(MPI_Win win)
+{
+    if ((uintptr_t)win < 0x1000 || win->magic != OM_MAGIC_WIN)
+        return NULL;
+    return win;
+}
 int om_win_failed(MPI_Win win, ordo_status_t st, const char *func);
 
 /* The first checks of a call on a communicator or a window: the library is

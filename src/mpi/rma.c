@@ -187,11 +187,10 @@ static inline int xfer_fast(int is_put, void *obuf, MPI_Count ocount, MPI_Dataty
                             int rank, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
                             MPI_Win win, const char *func, int *rc)
 {
-    struct MPI_ABI_Win *w = (uintptr_t)win >= 0x1000 ? win : NULL;
+    struct MPI_ABI_Win *w = om_win(win);
     struct MPI_ABI_Datatype *t = otype == ttype ? om_type(otype) : NULL;
     size_t bytes, off;
-    if (!om_g.initialized || om_g.finalized || !w || w->magic != OM_MAGIC_WIN || !t ||
-        !t->committed || !t->contiguous || ocount != tcount ||
+    if (!om_up() || !w || !t || !t->committed || !t->contiguous || ocount != tcount ||
         om_type_bytes(t, ocount, &bytes) != 0 || bytes == 0 || rank < 0 ||
         rank >= w->group->size || disp < 0 ||
         __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off))

@@ -108,13 +108,9 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
                                          "the dimensions given make %lld, not %d", fixed,
                                          nnodes);
     int *free_dims = calloc((size_t)nfree, sizeof(int));
-    int *primes = calloc(32, sizeof(int));   /* an int has at most 31 prime factors */
-    if (!free_dims || !primes) {
-        free(free_dims);
-        free(primes);
+    if (!free_dims)
         return om_comm_error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, func, "no memory");
-    }
-    int np = 0;
+    int primes[31], np = 0;   /* an int has at most 31 prime factors */
     for (int f = 2; (long long)f * f <= left; f++)
         while (left % f == 0) {
             primes[np++] = f;
@@ -141,7 +137,6 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
         if (dims[i] == 0)
             dims[i] = free_dims[k++];
     free(free_dims);
-    free(primes);
     return MPI_SUCCESS;
 }
 OM_ALIAS(Dims_create)

@@ -16,13 +16,6 @@
 
 #include "mpi_internal.h"
 
-struct MPI_ABI_Win *om_win(MPI_Win win)
-{
-    if ((uintptr_t)win < 0x1000 || win->magic != OM_MAGIC_WIN)
-        return NULL;
-    return win;
-}
-
 static int win_error(MPI_Win win, int code, const char *func, const char *what)
 {
     return om_raise(OM_ON_WIN, (void *)win, code, func, "%s", what);
@@ -592,7 +585,7 @@ OM_ALIAS(Win_unlock_all)
 #define FLUSH(NAME, CALL)                                                         \
     int PMPI_Win_##NAME(int rank, MPI_Win win)                                    \
     {                                                                             \
-        OM_WIN_ARG(w, win, "MPI_Win_" #NAME);                                        \
+        OM_WIN_ARG(w, win, "MPI_Win_" #NAME);                                     \
         int t = target_of(w, rank);                                               \
         if (t == -100)                                                            \
             return win_error(win, MPI_ERR_RANK, "MPI_Win_" #NAME, "no such rank"); \

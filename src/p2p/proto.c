@@ -17,12 +17,10 @@
 #include "../base/log.h"
 
 /* A rendezvous's single copy is waited for as soon as it is issued (the
- * FIN follows it): up to a core's L2 cache the CPU that issues it copies it
- * at once, as a lone one-sided transfer (guide.md "Engines and the PIO limit
- * follow the machine"); larger ones go to the engines' parallel chunks. */
+ * FIN follows it): it is copied as a lone transfer. */
 static inline unsigned rndv_flags(size_t len)
 {
-    return len <= ordo_ctx->pio_lone_max ? ORDO_TL_OP_COPY_NOW : 0;
+    return ordo_lone_copy_flags(len);
 }
 
 int p2p_choose_proto(size_t len, int dest, int *banded)

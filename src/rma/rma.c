@@ -268,11 +268,11 @@ static ORDO_INLINE int complete_fast(ordo_stream_h stream, int kind, int rank, o
 /* Where the copy of a non-blocking transfer above pio_max goes, as
  * transport flags (tl.h): to an engine when it is one of a run (another
  * such transfer was issued since the program last waited on the stream or
- * a region, or something is in flight) and its order lets it pass the others, so the
- * hand-off hides behind the initiator's next transfers; otherwise the
- * initiating CPU copies it at once up to pio_lone_max, since the program
- * waits for it next (or its order holds the next behind it) and the data it
- * just wrote is in this CPU's caches. */
+ * a region, or something is in flight) and its order lets it pass the
+ * others, so the hand-off hides behind the initiator's next transfers;
+ * otherwise as a lone transfer (ordo_lone_copy_flags), since the program
+ * waits for it next (or its order holds the next behind it) and the data
+ * it just wrote is in this CPU's caches. */
 static unsigned placement(struct ordo_stream *s, unsigned type, size_t len)
 {
     uint64_t waits = s->stats.quiet_calls + s->stats.flush_calls + ordo_ctx->region_drains + 1;
@@ -287,7 +287,7 @@ static unsigned placement(struct ordo_stream *s, unsigned type, size_t len)
      * on a 16-core Xeon: 31 GB/s through the engines, 18 by the CPU) */
     if (run && len > ordo_config.engine_chunk)
         return 0;
-    return len <= ordo_ctx->pio_lone_max ? ORDO_TL_OP_COPY_NOW : 0;
+    return ordo_lone_copy_flags(len);
 }
 
 /* Put or get that cannot take the fast path: buf is the source of a put,
