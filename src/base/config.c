@@ -93,12 +93,14 @@ static const ordo_setting_t settings[] = {
      "messages use rendezvous; auto: 32K below 16 ranks, 16K below 64, 8K below 256, else 4K, "
      "and on shared memory a message sent while none of its sender's to that peer is in "
      "flight goes by rendezvous above where a single copy measured cheaper than two "
-     "(ordo-info shows it); set, it is the crossover everywhere",
+     "(ordo-info shows it), and a rendezvous moves its data in bounce-buffer fragments "
+     "(both sides copying at once) up to where the single copy measured faster; set, it is "
+     "the eager / rendezvous crossover everywhere",
      NULL, FIELD(eager_max), 0, ORDO_AUTO_ZERO},
     {"ORDO_EAGER_BUFFERS", ORDO_SETTING_INT, "auto",
-     "Two-sided: bounce buffers per sender-receiver pair (taken as a pair's sends need "
-     "them: memory is touched for as many as were ever in flight); auto: 64 below 16 ranks, "
-     "16 below 64, 4 below 256, else 2", NULL, FIELD(eager_buffers), 0, ORDO_AUTO_ZERO},
+     "Two-sided: bounce buffers per sender-receiver pair (on shared memory a pair cycles "
+     "through twice a core's L2 cache of them, and more while more are in flight: only "
+     "those are ever touched); auto: 64 below 16 ranks, 16 below 64, 4 below 256, else 2", NULL, FIELD(eager_buffers), 0, ORDO_AUTO_ZERO},
     {"ORDO_P2P_CREDITS", ORDO_SETTING_INT, "auto",
      "Two-sided flow control: messages of one context a sender may have unmatched at one "
      "receiver before its sends on that context are held back; bounds the receiver's "

@@ -171,50 +171,125 @@ void ordo_machine_measure_single_copy(ordo_machine_t *m)
     m->sc_GBps = big > one ? LEN / (big - one) / 1e3 : LEN / big / 1e3;
 }
 
-void ordo_auto_eager(const ordo_machine_t *m, size_t short_max, size_t eager_max, int eager_asked,
-                     int single_copy, ordo_auto_choice_t *c)
+/* A copy into or out of a bounce buffer moves lines the other core holds
+ * or just wrote: taken at half the rate this CPU copies in its own cache
+ * (copy_GBps).  Measured one-way, 2 ranks: on a 2-core EPYC VM (CPU 30-54
+ * GB/s, kernel 1.7 us + 12 GB/s) bounce buffers beat the single copy at
+ * 16-32 KiB and the pipeline beat it from 64 KiB to 1 MiB; on a 16-core
+ * Xeon (CPU 38-42 GB/s, kernel 0.4-0.7 us + 18-22 GB/s) the single copy
+ * won from 16 KiB up (16 KiB 1.8 us against 3.5 by a bounce buffer, 64
+ * KiB 4.1 against 8.1 pipelined).  Both follow from this rate. */
+#define CROSS_CORE_SHARE 0.5
+
+/* Microseconds to move len bytes at GBps (1 GB/s = 1e3 bytes per us). */
+static double at_rate(double len, double GBps)
 {
+    return len / (GBps * 1e3);
+}
+
+/* The single copy of a rendezvous-get of len bytes (both sides copy half
+ * from split on). */
+static double single_copy_us(const ordo_machine_t *m, size_t len, size_t split)
+{
+    double rate = split && len >= split ? 2 * m->sc_GBps : m->sc_GBps;
+    return m->sc_us + at_rate((double)len, rate);
+}
+
+/* The largest power of two from 2 x eager_max up to 1 GiB whose pipelined
+ * copy (fragments of eager_max) is no slower than the single copy, below
+ * the first one that is slower; 0 when even the first is; SIZE_MAX when
+ * none is. */
+static size_t pipe_limit(const ordo_machine_t *m, size_t eager_max, size_t split)
+{
+    size_t last = 0;
+    for (size_t len = 2 * eager_max; len && len <= ((size_t)1 << 30); len *= 2) {
+        double pipe = at_rate((double)(len + eager_max), CROSS_CORE_SHARE * m->copy_GBps);
+        if (pipe > single_copy_us(m, len, split))
+            return last;
+        last = len;
+    }
+    return SIZE_MAX;
+}
+
+static void pipe_why(char *buf, size_t len, size_t pipe_max)
+{
+    if (pipe_max == SIZE_MAX)
+        snprintf(buf, len, "; larger ones in bounce-buffer fragments that both sides copy at "
+                 "once");
+    else if (pipe_max == 0)
+        snprintf(buf, len, "; larger ones by the single copy");
+    else
+        snprintf(buf, len, "; larger ones in bounce-buffer fragments that both sides copy at "
+                 "once up to %zu KiB, by the single copy above", pipe_max >> 10);
+}
+
+void ordo_auto_eager(const ordo_machine_t *m, size_t short_max, size_t eager_max, int eager_asked,
+                     int single_copy, size_t split, ordo_auto_choice_t *c)
+{
+    size_t l2 = m->l2_bytes > 0 ? (size_t)m->l2_bytes : (size_t)1 << 20;
+    c->bounce_rotate = 2 * l2;
     c->eager_cross = eager_max;
-    if (eager_asked) {
-        snprintf(c->eager_why, sizeof(c->eager_why), "%zu, as ORDO_EAGER_MAX asks", eager_max);
-    } else if (!single_copy) {
+    c->pipe_max = 0;
+    char tail[160];
+    int have_sc = single_copy && m->sc_us > 0 && m->sc_GBps > 0;
+    if (!single_copy || m->sc_us < 0) {
+        c->pipe_max = SIZE_MAX;   /* no single copy: the pipeline serves every size */
         snprintf(c->eager_why, sizeof(c->eager_why),
-                 "%zu (all the bounce buffers hold): single copy is off (ORDO_SINGLE_COPY)",
-                 eager_max);
-    } else if (m->sc_us < 0) {
-        snprintf(c->eager_why, sizeof(c->eager_why),
-                 "%zu (all the bounce buffers hold): the kernel refuses single copy here",
-                 eager_max);
-    } else if (m->sc_us == 0 || m->sc_GBps <= 0) {
+                 "%zu (all the bounce buffers hold): %s; larger ones in bounce-buffer fragments",
+                 eager_max, !single_copy ? "single copy is off (ORDO_SINGLE_COPY)"
+                                         : "the kernel refuses single copy here");
+        return;
+    }
+    if (!have_sc) {
         snprintf(c->eager_why, sizeof(c->eager_why),
                  "%zu (all the bounce buffers hold): single copy not measured", eager_max);
-    } else {
-        /* The second copy of a bounce buffer moves lines another core just
-         * wrote, at about the rate the kernel's copy moves them, so both
-         * paths pay the same per byte once and the bounce buffer a second
-         * time: the single copy wins above its fixed cost's worth of bytes.
-         * Whole pages: below one, a rendezvous never pays. */
-        double bytes = m->sc_us * m->sc_GBps * 1e3;
-        size_t cross = (size_t)bytes & ~(size_t)4095;
-        if (cross < short_max)
-            cross = short_max;
-        if (cross > eager_max)
-            cross = eager_max;
-        c->eager_cross = cross;
-        snprintf(c->eager_why, sizeof(c->eager_why),
-                 "%zu: a single copy costs %.1f us, then copies %.1f GB/s: above %.0f KB it "
-                 "beats a bounce buffer's second copy (bounce buffers hold %zu)",
-                 cross, m->sc_us, m->sc_GBps, bytes / 1e3, eager_max);
+        return;
     }
+    double C = m->copy_GBps;
+    if (C > 0)
+        c->pipe_max = pipe_limit(m, eager_max, split);
+    pipe_why(tail, sizeof(tail), c->pipe_max);
+    if (eager_asked) {
+        snprintf(c->eager_why, sizeof(c->eager_why), "%zu, as ORDO_EAGER_MAX asks%s", eager_max,
+                 tail);
+        return;
+    }
+    /* Per byte a bounce buffer costs two copies between cores, the single
+     * copy one at the kernel's rate after its fixed cost.  Unmeasured CPU
+     * rate: the second copy taken to go at the kernel's. */
+    double X = CROSS_CORE_SHARE * C;
+    double per_byte_gain = C > 0 ? 2 / (X * 1e3) - 1 / (m->sc_GBps * 1e3)
+                                 : 1 / (m->sc_GBps * 1e3);
+    if (per_byte_gain <= 0) {
+        snprintf(c->eager_why, sizeof(c->eager_why),
+                 "%zu (all the bounce buffers hold): this CPU copies %.1f GB/s (%.1f between "
+                 "cores): two copies beat a single copy of %.1f us + %.1f GB/s at every size%s",
+                 eager_max, C, X, m->sc_us, m->sc_GBps, tail);
+        return;
+    }
+    double bytes = m->sc_us / per_byte_gain;
+    size_t cross = bytes >= (double)eager_max ? eager_max : (size_t)bytes & ~(size_t)4095;
+    if (cross < short_max)
+        cross = short_max;
+    c->eager_cross = cross;
+    snprintf(c->eager_why, sizeof(c->eager_why),
+             "%zu: a single copy costs %.1f us, then copies %.1f GB/s; this CPU copies "
+             "%.1f GB/s (%.1f between cores): above %.0f KB one copy beats a bounce buffer's "
+             "two (bounce buffers hold %zu)%s", cross, m->sc_us, m->sc_GBps, C, X, bytes / 1e3,
+             eager_max, tail);
 }
 
 void ordo_auto_eager_here(ordo_machine_t *m, int ranks_here, size_t short_max, size_t eager_max,
                           ordo_auto_choice_t *c)
 {
     int single_copy = ordo_config.single_copy != ORDO_SINGLE_COPY_OFF;
-    if (ranks_here > 1 && single_copy && ordo_config.eager_max == 0)
+    if (ranks_here > 1 && single_copy) {
         ordo_machine_measure_single_copy(m);
-    ordo_auto_eager(m, short_max, eager_max, ordo_config.eager_max != 0, single_copy, c);
+        if (m->copy_GBps <= 0)
+            ordo_machine_measure_copy(m);
+    }
+    ordo_auto_eager(m, short_max, eager_max, ordo_config.eager_max != 0, single_copy,
+                    ordo_config.rndv_split, c);
 }
 
 /* The power of two between 4 KiB and 1 MiB at most bytes. */

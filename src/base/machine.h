@@ -31,11 +31,15 @@ typedef struct ordo_auto_choice {
      * program waits for alone, or a one-sided one its order keeps behind
      * the others, up to pio_lone_max (>= pio_max; rma.c placement) */
     size_t pio_max, pio_lone_max;
-    size_t eager_cross;      /* two-sided, shared memory: the rendezvous's single copy
-                              * pays off above this many bytes (ordo_auto_eager) */
+    /* Two-sided, shared memory (ordo_auto_eager): a message sent alone goes
+     * by rendezvous above eager_cross (its single copy beats a bounce
+     * buffer's two); above the bounce buffers' size, through them in
+     * fragments that both sides copy at once up to pipe_max, by the single
+     * copy above; a lane cycles through bounce_rotate bytes of buffers. */
+    size_t eager_cross, pipe_max, bounce_rotate;
     char   engines_why[256];
     char   pio_why[384];
-    char   eager_why[256];
+    char   eager_why[512];
     size_t stream_min;       /* puts from this size up use streaming stores (copy.h) */
     char   stream_why[160];
 } ordo_auto_choice_t;
@@ -82,19 +86,28 @@ void ordo_machine_measure_single_copy(ordo_machine_t *m);
 void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,
                       int engines_asked, size_t pio_asked, ordo_auto_choice_t *c);
 
-/* Where two-sided messages on shared memory stop going through bounce
- * buffers when nothing else to the peer is in flight: a bounce buffer
- * copies a message twice, the rendezvous once (by the kernel) after a
- * system call, so the single copy pays off above sc_us x sc_GBps bytes.
- * Between short_max and eager_max (the bounce buffers' size for the job);
- * eager_max where ORDO_EAGER_MAX is set (eager_asked), single copy is off
- * (single_copy 0) or refused, or nothing was measured. */
+/* How two-sided messages on shared memory move, from what copies cost
+ * here: the CPU's copy rate m->copy_GBps and the kernel's single copy
+ * (m->sc_us fixed, then m->sc_GBps).  A bounce buffer copies a message
+ * twice, one after the other; the rendezvous once, after a system call;
+ * fragments through bounce buffers are copied by sender and receiver at
+ * once (a fragment behind each other), so a pipelined message costs about
+ * one copy.  A copy between cores is taken at half the CPU's rate in its
+ * own cache (machine.c says where that was measured).  A rendezvous-get of at least split bytes is
+ * copied by both sides (ORDO_RNDV_SPLIT; 0: never).  So eager_cross lies
+ * between short_max and eager_max, eager_max where ORDO_EAGER_MAX is set
+ * (eager_asked), single copy is off (single_copy 0) or refused, or nothing
+ * was measured; pipe_max is 0 (no pipeline: the single copy above
+ * eager_max) where the single copy wins from the start, SIZE_MAX where it
+ * never does or cannot run.  Bounce buffers rotate through twice a core's
+ * L2 cache (am_ring.h says why). */
 void ordo_auto_eager(const ordo_machine_t *m, size_t short_max, size_t eager_max, int eager_asked,
-                     int single_copy, ordo_auto_choice_t *c);
+                     int single_copy, size_t split, ordo_auto_choice_t *c);
 /* The same for ranks_here ranks of the job on this machine, under the
- * settings in force (ORDO_EAGER_MAX, ORDO_SINGLE_COPY): the single copy is
- * measured into m first where it has peers to serve and nothing set
- * overrides it (ordo_init and ordo-info both choose this way). */
+ * settings in force (ORDO_EAGER_MAX, ORDO_SINGLE_COPY, ORDO_RNDV_SPLIT):
+ * the single copy and the CPU's copy rate are measured into m first where
+ * it has peers to serve and single copy is not off (ordo_init and
+ * ordo-info both choose this way). */
 void ordo_auto_eager_here(ordo_machine_t *m, int ranks_here, size_t short_max, size_t eager_max,
                           ordo_auto_choice_t *c);
 

@@ -99,7 +99,9 @@ static ordo_status_t open_transports(ordo_context_t *ctx)
                                .ptr_retire = ordo_streams_quiesce,
                                .engines = ctx->machine.engines,
                                .pio_max = ctx->machine.pio_max,
-                               .eager_cross = ctx->machine.eager_cross};
+                               .eager_cross = ctx->machine.eager_cross,
+                               .pipe_max = ctx->machine.pipe_max,
+                               .bounce_rotate = ctx->machine.bounce_rotate};
     char *save = NULL;
     for (char *name = strtok_r(list, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
         const ordo_tl_ops_t *ops = ordo_tl_find(name);

@@ -42,8 +42,13 @@ int p2p_choose_proto(size_t len, int dest, int *banded)
     }
     if (len <= l->short_max)
         return PROTO_SHORT;
-    if (len > l->eager_max)
+    if (len > l->eager_max) {
+        /* Through bounce-buffer fragments where both sides copying at once
+         * beats the single copy (shared memory, ordo_auto_eager) */
+        if (len <= ordo_iface_of(dest)->pipe_max && rndv == PROTO_RGET)
+            return PROTO_PIPE;
         return rndv;
+    }
     /* A bounce buffer would hold it.  Above the transport's crossover one
      * copy beats two, but only for a message that goes alone: while one of
      * ours to the peer is still being pulled, the next ones go through
@@ -555,7 +560,7 @@ static void on_cts(int src, const p2p_hdr_t *h, void *blob, size_t bloblen)
         split_sender(src, r, h, blob, bloblen);
         return;
     }
-    if (h->proto == PROTO_PIPE || bloblen == 0)
+    if (r->proto != PROTO_PIPE && (h->proto == PROTO_PIPE || bloblen == 0))
         p2p_peer(src)->no_single_copy = 1;   /* the bounce buffers serve all they hold */
     p2p_req_unexpose(r);   /* exposed for a get the receiver could not do */
     if (h->proto == PROTO_RPUT && bloblen) {

@@ -40,7 +40,7 @@ static inline char *bounce_of(char *base, const ordo_am_geometry_t *g, unsigned 
 }
 
 void ordo_am_geometry_init(ordo_am_geometry_t *geo, size_t short_max, size_t eager_max,
-                           unsigned nbounce)
+                           unsigned nbounce, size_t rotate_bytes)
 {
     /* Room for at least 16 of the largest short records. */
     size_t want = 16 * align_line(REC_HDR + 64 + short_max);
@@ -50,6 +50,8 @@ void ordo_am_geometry_init(ordo_am_geometry_t *geo, size_t short_max, size_t eag
     geo->ring_size = ring;
     geo->bounce_size = align_line(eager_max + 64);
     geo->nbounce = nbounce;
+    size_t rotate = (rotate_bytes + geo->bounce_size - 1) / geo->bounce_size;
+    geo->rotate = rotate < 1 ? 1 : rotate > nbounce ? nbounce : (unsigned)rotate;
 }
 
 size_t ordo_am_short_capacity(const ordo_am_geometry_t *geo)
@@ -68,6 +70,7 @@ void ordo_am_tx_init(ordo_am_tx_t *tx, void *base, const ordo_am_geometry_t *geo
     memset(tx, 0, sizeof(*tx));
     tx->base = base;
     tx->geo = *geo;
+    tx->span = geo->rotate;
 }
 
 void ordo_am_rx_init(ordo_am_rx_t *rx, void *base, const ordo_am_geometry_t *geo)
@@ -143,11 +146,11 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
                                  const void *payload, size_t len)
 {
     const ordo_am_geometry_t *g = &tx->geo;
-    /* Rotate over the buffers in use so far (a window's releases come in
-     * order, so the next is usually free), and take a new one only when all
-     * of those are busy: a lane touches as many buffers as it ever had in
-     * flight, not all it may have. */
-    unsigned n = tx->in_use, b = g->nbounce;
+    /* The next free one in turn among the first span (a window's releases
+     * come in order, so the next is usually free), and one more only when
+     * all of those are busy: a lane touches the buffers it rotates through
+     * and as many as it ever had in flight, not all it may have. */
+    unsigned n = tx->span, b = g->nbounce;
     for (unsigned i = 0; i < n; i++) {
         unsigned c = (tx->next_bounce + i) % n;
         if (atomic_load_explicit(flag_of(tx->base, g, c), memory_order_acquire) == 0) {
@@ -165,9 +168,9 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
     if (rec == NULL)
         return ORDO_ERR_BUSY;
     atomic_store_explicit(flag_of(tx->base, g, b), 1, memory_order_relaxed);
-    if (b == tx->in_use)
-        tx->in_use++;
-    tx->next_bounce = (b + 1) % tx->in_use;
+    if (b == tx->span)
+        tx->span++;
+    tx->next_bounce = (b + 1) % tx->span;
     char *buf = bounce_of(tx->base, g, b);
     memcpy(buf, hdr, hdrlen);
     if (len)

@@ -124,10 +124,12 @@ typedef struct ordo_tl_params {
      * transfer the initiating CPU copies itself. */
     int          engines;
     size_t       pio_max;
-    /* Two-sided messages above this many bytes pay off by rendezvous
-     * between processes of this machine (ordo_auto_eager); a transport
-     * whose single copy costs otherwise sets its own iface->eager_cross. */
-    size_t       eager_cross;
+    /* Two-sided messages between processes of this machine
+     * (ordo_auto_eager): above eager_cross they pay off by rendezvous, up
+     * to pipe_max through bounce-buffer fragments rather than a single
+     * copy; their bounce buffers rotate through bounce_rotate bytes.  A
+     * transport whose copies cost otherwise sets its own iface fields. */
+    size_t       eager_cross, pipe_max, bounce_rotate;
 } ordo_tl_params_t;
 
 /* Where the owner's memory lives. */
@@ -252,8 +254,10 @@ struct ordo_tl_iface {
     /* ... with where two-sided messages that find nothing else of theirs in
      * flight to the peer go by rendezvous instead of a bounce buffer
      * (single copy beats two copies above it; SIZE_MAX: only above the
-     * bounce buffers' size) ... */
-    size_t               eager_cross;
+     * bounce buffers' size), and up to where a rendezvous moves the data
+     * in bounce-buffer fragments (both sides copying at once) instead of
+     * by a single copy (0: never) ... */
+    size_t               eager_cross, pipe_max;
     /* ... and by the layer above */
     ordo_tl_am_handler_t am_handler;
     void                *am_arg;

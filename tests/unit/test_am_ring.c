@@ -55,7 +55,8 @@ static void expect_broken(ordo_am_rx_t *rx, const char *why)
 
 int main(void)
 {
-    ordo_am_geometry_init(&geo, 256, 4096, 4);
+    ordo_am_geometry_init(&geo, 256, 4096, 4, 0);
+    CHECK(geo.rotate == 1);
     section = ordo_am_section_size(&geo);
     base = aligned_alloc(4096, section);
     if (base == NULL)
@@ -79,16 +80,40 @@ int main(void)
         delivered = 0;
         CHECK(ordo_am_poll(&rx, 64, count, NULL) == 1 && delivered == 1);   /* released */
     }
-    CHECK(tx.in_use == 1);
+    CHECK(tx.span == 1);
     for (int i = 0; i < 3; i++)
         CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
-    CHECK(tx.in_use == 3);
+    CHECK(tx.span == 3);
     CHECK(ordo_am_poll(&rx, 64, count, NULL) == 3);
     for (int i = 0; i < 3; i++)
         CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
-    CHECK(tx.in_use == 3);
+    CHECK(tx.span == 3);
     CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
-    CHECK(tx.in_use == 4);
+    CHECK(tx.span == 4);
+    CHECK_STATUS(ordo_am_send_bcopy(&tx, msg, 8, msg, 32), ORDO_ERR_BUSY);
+    CHECK(ordo_am_poll(&rx, 64, count, NULL) == 4 && rx.broken == NULL);
+
+    /* a lane told to rotate through three buffers' bytes cycles through
+     * three even one message at a time, and still grows to all four */
+    ordo_am_geometry_t rot;
+    ordo_am_geometry_init(&rot, 256, 4096, 4, 2 * geo.bounce_size + 1);
+    CHECK(rot.rotate == 3);
+    ordo_am_geometry_init(&rot, 256, 4096, 4, 100 * geo.bounce_size);
+    CHECK(rot.rotate == 4);   /* never more than the lane has */
+    ordo_am_geometry_init(&rot, 256, 4096, 4, 2 * geo.bounce_size + 1);
+    memset(base, 0, section);
+    ordo_am_tx_init(&tx, base, &rot);
+    ordo_am_rx_init(&rx, base, &rot);
+    for (int i = 0; i < 7; i++) {
+        CHECK(tx.next_bounce == (unsigned)i % 3);   /* 0 1 2 0 1 2 0 */
+        CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
+        delivered = 0;
+        CHECK(ordo_am_poll(&rx, 64, count, NULL) == 1 && delivered == 1);
+    }
+    CHECK(tx.span == 3);
+    for (int i = 0; i < 4; i++)
+        CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
+    CHECK(tx.span == 4);
     CHECK_STATUS(ordo_am_send_bcopy(&tx, msg, 8, msg, 32), ORDO_ERR_BUSY);
     CHECK(ordo_am_poll(&rx, 64, count, NULL) == 4 && rx.broken == NULL);
 

@@ -72,30 +72,80 @@ int main(void)
     CHECK(c.engines == 2 && c.pio_max == 100000 && c.pio_lone_max == 100000);
     CHECK(strstr(c.pio_why, "ORDO_PIO_MAX") != NULL);
 
-    /* the crossover: a 1.5 us single copy at 12 GB/s pays off above 18 KB,
-     * rounded down to whole pages, within short..eager */
+    /* the crossover, CPU rate unmeasured (the second copy taken at the
+     * kernel's rate): a 1.5 us single copy at 12 GB/s pays off above
+     * 18 KB, rounded down to whole pages, within short..eager; no pipeline */
     ordo_machine_t sc = {.sc_us = 1.5, .sc_GBps = 12};
     ordo_auto_choice_t e;
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, &e);
-    CHECK(e.eager_cross == 16384);
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.eager_cross == 16384 && e.pipe_max == 0);
     CHECK(strstr(e.eager_why, "1.5 us") != NULL);
     sc.sc_us = 10;                                  /* a slow kernel: the bounce buffers */
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, &e);
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.eager_cross == 32768);
     sc.sc_us = 0.1;                                 /* a fast one: down to the short limit */
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, &e);
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.eager_cross == 8192);
+
+    /* with the CPU's rate, a copy between cores at half of it: two copies
+     * at 15 GB/s against 1.5 us + 12 GB/s cross at 1.5 / (2/15 - 1/12) us
+     * = 30 KB, a page multiple: 28672; at 11 GB/s (CPU 22) at 15.2 KB:
+     * 12288; at 30 (CPU 60) two copies win at every size */
     sc.sc_us = 1.5;
-    ordo_auto_eager(&sc, 8192, 32768, 1, 1, &e);    /* ORDO_EAGER_MAX set: it wins */
+    sc.copy_GBps = 30;
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.eager_cross == 28672);
+    sc.copy_GBps = 22;
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.eager_cross == 12288);
+    sc.copy_GBps = 60;
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.eager_cross == 32768 && strstr(e.eager_why, "every size") != NULL);
+
+    /* the pipeline: about one copy between cores (plus a fragment)
+     * against the single copy; faster than the kernel, it serves every
+     * size ... */
+    CHECK(e.pipe_max == SIZE_MAX);
+    /* ... slower, only while the single copy's fixed cost outweighs it:
+     * at 8 GB/s (CPU 16) against 1.5 us + 12 GB/s not even at 64 KiB
+     * (96K / 8 = 12.3 us > 1.5 + 5.5), so none */
+    sc.copy_GBps = 16;
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.pipe_max == 0 && strstr(e.eager_why, "single copy") != NULL);
+    /* against a 10 us single copy up to 128 KiB (160K / 8 = 20.5 <= 10 +
+     * 128K / 12 = 20.9; 256 KiB: 36.9 > 31.8) */
+    sc.sc_us = 10;
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.pipe_max == 128 * 1024);
+    /* at 15 GB/s (CPU 30) always, but not past a split rendezvous that
+     * copies at twice the kernel's rate from 256 KiB: 256 KiB 19.7 <= 20.9,
+     * 512 KiB 37.1 > 31.8 */
+    sc.copy_GBps = 30;
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.pipe_max == SIZE_MAX);
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 256 * 1024, &e);
+    CHECK(e.pipe_max == 256 * 1024);
+    sc.copy_GBps = 60;
+    sc.sc_us = 1.5;
+
+    /* explicit settings and refusals */
+    ordo_auto_eager(&sc, 8192, 32768, 1, 1, 0, &e);    /* ORDO_EAGER_MAX set: it wins */
     CHECK(e.eager_cross == 32768 && strstr(e.eager_why, "ORDO_EAGER_MAX") != NULL);
-    ordo_auto_eager(&sc, 8192, 32768, 0, 0, &e);    /* ORDO_SINGLE_COPY=off */
+    CHECK(e.pipe_max == SIZE_MAX);                     /* the pipeline is chosen apart */
+    ordo_auto_eager(&sc, 8192, 32768, 0, 0, 0, &e);    /* ORDO_SINGLE_COPY=off */
     CHECK(e.eager_cross == 32768 && strstr(e.eager_why, "ORDO_SINGLE_COPY") != NULL);
+    CHECK(e.pipe_max == SIZE_MAX);
     sc.sc_us = -1;                                  /* refused by the kernel */
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, &e);
+    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.eager_cross == 32768 && strstr(e.eager_why, "refuses") != NULL);
+    CHECK(e.pipe_max == SIZE_MAX);
     ordo_machine_t unmeasured = {0};
-    ordo_auto_eager(&unmeasured, 8192, 32768, 0, 1, &e);
-    CHECK(e.eager_cross == 32768);
+    ordo_auto_eager(&unmeasured, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.eager_cross == 32768 && e.pipe_max == 0);
+    CHECK(e.bounce_rotate == 2u << 20);             /* L2 unknown: 1 MiB taken */
+    unmeasured.l2_bytes = 2 << 20;
+    ordo_auto_eager(&unmeasured, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.bounce_rotate == 4u << 20);
 
     /* the probe reads this machine: sane counts */
     ordo_machine_t m;

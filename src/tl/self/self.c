@@ -209,7 +209,8 @@ static ordo_status_t self_open(const ordo_tl_params_t *params, ordo_tl_iface_t *
     ordo_tl_am_limits_t lim;
     ordo_tl_am_limits(params->size, &lim);
     ordo_am_geometry_t geo;
-    ordo_am_geometry_init(&geo, lim.short_max, lim.eager_max, lim.nbounce);
+    /* one core writes and reads: a reused buffer is already in its cache */
+    ordo_am_geometry_init(&geo, lim.short_max, lim.eager_max, lim.nbounce, 0);
     /* Anonymous pages read as zeros (the lane's initial state) and take
      * memory only when a message first uses them: the bounce buffers are
      * ORDO_EAGER_BUFFERS x ORDO_EAGER_MAX, gigabytes at the largest sizes. */

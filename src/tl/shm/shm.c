@@ -651,6 +651,7 @@ static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_ifac
     s->ptr_retire = params->ptr_retire;
     s->pio_max = params->pio_max;
     s->super.eager_cross = params->eager_cross;   /* measured for this machine's processes */
+    s->super.pipe_max = params->pipe_max;
     s->chunk = ordo_config.engine_chunk;
     s->attach_max = ordo_config.attach_cache_max;
     if ((s->peers = calloc((size_t)s->size, sizeof(*s->peers))) == NULL) {
@@ -665,7 +666,8 @@ static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_ifac
         free(s);
         return ORDO_ERR_NO_MEMORY;
     }
-    ordo_status_t st = shm_mailbox_open(&s->mbox, &s->super, s->boot, s->rank, s->size);
+    ordo_status_t st = shm_mailbox_open(&s->mbox, &s->super, s->boot, s->rank, s->size,
+                                        params->bounce_rotate);
     if (st == ORDO_OK) {
         st = ordo_tl_reorder_init(&s->super, s->rank);
         if (st != ORDO_OK)

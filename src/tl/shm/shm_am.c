@@ -17,7 +17,7 @@ static void lane_key(char *key, size_t len, int rank)
 }
 
 ordo_status_t shm_mailbox_open(shm_mailbox_t *mb, ordo_tl_iface_t *iface, ordo_boot_t *boot,
-                               int rank, int size)
+                               int rank, int size, size_t bounce_rotate)
 {
     memset(mb, 0, sizeof(*mb));
     mb->rank = rank;
@@ -26,7 +26,7 @@ ordo_status_t shm_mailbox_open(shm_mailbox_t *mb, ordo_tl_iface_t *iface, ordo_b
     mb->own_fd = -1;
     ordo_tl_am_limits_t lim;
     ordo_tl_am_limits(size, &lim);
-    ordo_am_geometry_init(&mb->geo, lim.short_max, lim.eager_max, lim.nbounce);
+    ordo_am_geometry_init(&mb->geo, lim.short_max, lim.eager_max, lim.nbounce, bounce_rotate);
     mb->lane_bytes = ordo_am_section_size(&mb->geo);
     iface->am_short_max = ordo_am_short_capacity(&mb->geo);
     iface->am_bcopy_max = mb->geo.bounce_size;
