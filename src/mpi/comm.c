@@ -85,6 +85,8 @@ static void comm_release(struct MPI_ABI_Comm *c)
 {
     free(c->cart);
     c->cart = NULL;
+    free(c->graph);
+    c->graph = NULL;
     om_attrs_free(c);
     om_group_release(c->group);
     om_errh_release(c->errh);
@@ -204,6 +206,8 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
         rc = om_attrs_copy(c, *newcomm);   /* as MPI_Comm_dup, but for the hints */
         if (rc == MPI_SUCCESS)
             rc = om_cart_copy(c, *newcomm);
+        if (rc == MPI_SUCCESS)
+            rc = om_graph_copy(c, *newcomm);
     }
     return rc;
 }
@@ -220,6 +224,8 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         rc = om_attrs_copy(c, *newcomm);
         if (rc == MPI_SUCCESS)
             rc = om_cart_copy(c, *newcomm);
+        if (rc == MPI_SUCCESS)
+            rc = om_graph_copy(c, *newcomm);
     }
     return rc;
 }

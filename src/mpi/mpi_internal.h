@@ -69,6 +69,7 @@ struct MPI_ABI_Comm {
     MPI_Info        info;       /* the hints as given (MPI_INFO_NULL: none) */
     om_attr_t      *attrs;
     struct om_cart *cart;       /* its Cartesian topology, NULL if none (topo.c) */
+    struct om_graph *graph;     /* its (distributed) graph topology, NULL if none (graph.c) */
     char            name[MPI_MAX_OBJECT_NAME];
     struct MPI_ABI_Comm *prev, *next;   /* the live ones the program made */
 };
@@ -81,6 +82,11 @@ typedef struct om_cart {
 } om_cart_t;
 /* dst gets a copy of src's topology, if any (Comm_dup); an MPI error. */
 int om_cart_copy(const struct MPI_ABI_Comm *src, struct MPI_ABI_Comm *dst);
+/* A graph or distributed graph topology (graph.c), one allocation. */
+typedef struct om_graph om_graph_t;
+int om_graph_copy(const struct MPI_ABI_Comm *src, struct MPI_ABI_Comm *dst);
+/* MPI_GRAPH, MPI_DIST_GRAPH, or MPI_UNDEFINED without one. */
+int om_graph_kind(const struct MPI_ABI_Comm *c);
 
 /* Error handler: predefined (fn NULL: the kind says which) or the
  * program's. */

@@ -68,7 +68,7 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
     OM_COMM_ARG(c, comm, "MPI_Topo_test");
     if (!status)
         return om_comm_error(comm, MPI_ERR_ARG, "MPI_Topo_test", "status is NULL");
-    *status = c->cart ? MPI_CART : MPI_UNDEFINED;
+    *status = c->cart ? MPI_CART : om_graph_kind(c);
     return MPI_SUCCESS;
 }
 OM_ALIAS(Topo_test)

@@ -256,30 +256,6 @@ int PMPI_Comm_spawn_multiple(int count, char* array_of_commands[], char** array_
 }
 OM_ALIAS(Comm_spawn_multiple)
 
-int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[], const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm_old, "MPI_Dist_graph_create");
-}
-OM_ALIAS(Dist_graph_create)
-
-int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm_old, "MPI_Dist_graph_create_adjacent");
-}
-OM_ALIAS(Dist_graph_create_adjacent)
-
-int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[])
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Dist_graph_neighbors");
-}
-OM_ALIAS(Dist_graph_neighbors)
-
-int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Dist_graph_neighbors_count");
-}
-OM_ALIAS(Dist_graph_neighbors_count)
-
 int PMPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Exscan_init");
@@ -849,42 +825,6 @@ int PMPI_Get_hw_resource_info(MPI_Info* hw_info)
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Get_hw_resource_info");
 }
 OM_ALIAS(Get_hw_resource_info)
-
-int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm* comm_graph)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm_old, "MPI_Graph_create");
-}
-OM_ALIAS(Graph_create)
-
-int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Graph_get");
-}
-OM_ALIAS(Graph_get)
-
-int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Graph_map");
-}
-OM_ALIAS(Graph_map)
-
-int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Graph_neighbors");
-}
-OM_ALIAS(Graph_neighbors)
-
-int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* nneighbors)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Graph_neighbors_count");
-}
-OM_ALIAS(Graph_neighbors_count)
-
-int PMPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Graphdims_get");
-}
-OM_ALIAS(Graphdims_get)
 
 int PMPI_Grequest_complete(MPI_Request request)
 {
