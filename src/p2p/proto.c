@@ -532,9 +532,9 @@ void p2p_deliver(p2p_req_t *r, p2p_msg_t *m)
     r->super.info.msg_length = m->len;
     r->deliver = ORDO_MIN(m->len, r->len);
     if (m->proto == PROTO_SHORT || m->proto == PROTO_EAGER) {
-        if (r->deliver)
-            memcpy(r->buf, m->data, r->deliver);
-        recv_finish(r, ORDO_OK);
+        ordo_status_t st = ordo_tl_am_copy(ordo_iface_of(m->src), m->desc, r->buf, m->data,
+                                           sizeof(p2p_hdr_t), r->deliver);
+        recv_finish(r, st);
         return;
     }
     start_rendezvous_recv(r, m);
@@ -614,16 +614,27 @@ static void on_fin(int src, const p2p_hdr_t *h)
     }
 }
 
-static void on_frag(int src, const p2p_hdr_t *h, const void *data, size_t len)
+/* A fragment's bytes into r's buffer at its offset, as they arrive. */
+static ordo_status_t frag_copy(p2p_req_t *r, int src, const p2p_hdr_t *h, const void *data,
+                               size_t len, void *desc)
+{
+    size_t off = (size_t)h->len;
+    if (off >= r->deliver)
+        return ORDO_OK;
+    return ordo_tl_am_copy(ordo_iface_of(src), desc, (char *)r->buf + off, data,
+                           sizeof(*h), ORDO_MIN(len, r->deliver - off));
+}
+
+static void on_frag(int src, const p2p_hdr_t *h, const void *data, size_t len, void *desc)
 {
     p2p_req_t *r = p2p_req_of_token(h->rreq, src, "fragment");
     if (r == NULL || r->kind != P2P_RECV)
         return;
     if (r->proto == PROTO_SPLIT && r->phase == PHASE_DATA) {
         /* the sender's half, through bounce buffers */
-        size_t off = (size_t)h->len;
-        if (off < r->deliver)
-            memcpy((char *)r->buf + off, data, ORDO_MIN(len, r->deliver - off));
+        ordo_status_t st = frag_copy(r, src, h, data, len, desc);
+        if (st != ORDO_OK && r->super.status == ORDO_OK)
+            r->super.status = st;   /* reported when both halves are in */
         r->moved += len;
         if (r->moved >= r->deliver - r->split)
             split_part_done(r, ORDO_OK);
@@ -636,9 +647,11 @@ static void on_frag(int src, const p2p_hdr_t *h, const void *data, size_t len)
     }
     if (r->phase != PHASE_FRAGS)
         return;
-    size_t off = (size_t)h->len;
-    if (off < r->deliver)
-        memcpy((char *)r->buf + off, data, ORDO_MIN(len, r->deliver - off));
+    ordo_status_t st = frag_copy(r, src, h, data, len, desc);
+    if (st != ORDO_OK) {
+        recv_finish(r, st);
+        return;
+    }
     r->moved += len;
     if (r->moved >= r->deliver)
         recv_finish(r, ORDO_OK);
@@ -712,7 +725,7 @@ ordo_status_t p2p_am_handler(void *arg, int src, void *data, size_t len, void *d
         on_fin(src, h);
         return ORDO_OK;
     case P2P_FRAG:
-        on_frag(src, h, payload, plen);
+        on_frag(src, h, payload, plen, desc);
         return ORDO_OK;
     case P2P_CREDIT:
         return ORDO_OK;

@@ -172,13 +172,28 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
         tx->span++;
     tx->next_bounce = (b + 1) % tx->span;
     char *buf = bounce_of(tx->base, g, b);
+    _Atomic uint32_t *arrived =
+        (_Atomic uint32_t *)((char *)flag_of(tx->base, g, b) + ORDO_AM_ARRIVED_OFFSET);
+    const char *from = payload;
+    /* four chunks or fewer: each costs the reader a look at the count */
+    size_t chunk = g->stream_chunk;
+    while (chunk && chunk * 4 < len)
+        chunk *= 2;
+    size_t first = chunk && len >= 2 * g->stream_chunk ? chunk : len;
     memcpy(buf, hdr, hdrlen);
-    if (len)
-        memcpy(buf + hdrlen, payload, len);
+    if (first)
+        memcpy(buf + hdrlen, from, first);
+    /* before the record: the reader's acquire of its stamp orders it */
+    atomic_store_explicit(arrived, (uint32_t)(hdrlen + first), memory_order_relaxed);
     rec->len = (uint32_t)(hdrlen + len);
     rec->kind = REC_BCOPY;
     rec->bidx = (uint16_t)b;
     publish(tx, rec, LINE);
+    for (size_t off = first; off < len; off += chunk) {
+        size_t n = len - off < chunk ? len - off : chunk;
+        memcpy(buf + hdrlen + off, from + off, n);
+        atomic_store_explicit(arrived, (uint32_t)(hdrlen + off + n), memory_order_release);
+    }
     return ORDO_OK;
 }
 

@@ -20,7 +20,14 @@
  * read the buffer last) first takes it away from that core: on a 2-core
  * EPYC VM that made copying 64 KiB into a reused buffer take 9 us instead
  * of 2.  A buffer reused only after the reader went through more than its
- * L2 cache of others has left that cache by then. */
+ * L2 cache of others has left that cache by then.
+ *
+ * A lane may stream its bounce buffers (stream_chunk): a long record is
+ * published once its first chunk is in, and the writer counts the bytes in
+ * place (the buffer's `arrived` word, beside its busy flag) after each
+ * further chunk, so the reader copies the front out while the back goes
+ * in.  A reader of such a lane reads a bounce buffer's bytes only below
+ * ordo_am_arrived. */
 #ifndef ORDO_TL_AM_RING_H
 #define ORDO_TL_AM_RING_H
 
@@ -34,6 +41,9 @@ typedef struct ordo_am_geometry {
     size_t   bounce_size;   /* bytes of one bounce buffer (largest eager record) */
     unsigned nbounce;       /* bounce buffers in the lane */
     unsigned rotate;        /* buffers the writer cycles through at least (1 .. nbounce) */
+    size_t   stream_chunk;  /* 0: a record is published whole; else payloads of at least
+                               twice this stream, in four chunks of at least this size
+                               (a power of two times it; set after init) */
 } ordo_am_geometry_t;
 
 /* The sender's end. */
@@ -114,6 +124,18 @@ static inline int ordo_am_lane_busy(const ordo_am_tx_t *tx, const ordo_am_rx_t *
 static inline void ordo_am_release(_Atomic uint32_t *bounce)
 {
     atomic_store_explicit(bounce, 0, memory_order_release);
+}
+
+/* Where a bounce buffer's arrived count lies: the same line as its flag. */
+#define ORDO_AM_ARRIVED_OFFSET 32
+
+/* Bytes of the record in bounce buffer `bounce` (header included) that
+ * are in place: all of it once its writer finished.  Written by the other
+ * process: a bound on what to read, never an index. */
+static inline size_t ordo_am_arrived(_Atomic uint32_t *bounce)
+{
+    _Atomic uint32_t *a = (_Atomic uint32_t *)((char *)bounce + ORDO_AM_ARRIVED_OFFSET);
+    return atomic_load_explicit(a, memory_order_acquire);
 }
 
 #endif

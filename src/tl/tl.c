@@ -1,11 +1,14 @@
+#define _GNU_SOURCE
 #include "tl.h"
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/compiler.h"
 #include "../base/config.h"
+#include "../base/timer.h"
 
 extern const ordo_tl_ops_t ordo_tl_self_ops;
 extern const ordo_tl_ops_t ordo_tl_shm_ops;
@@ -217,4 +220,47 @@ ordo_status_t ordo_tl_am_deliver(ordo_tl_iface_t *iface, int src, void *data, si
     }
     r->count++;
     return desc ? ORDO_INPROGRESS : ORDO_OK;
+}
+
+/* ------------------------------------------- streamed bounce buffers */
+
+uint64_t ordo_tl_am_wait_ns = 10ull * 1000 * 1000 * 1000;
+
+ordo_status_t ordo_tl_am_copy(ordo_tl_iface_t *iface, void *desc, void *dst, const void *src,
+                              size_t at, size_t len)
+{
+    if (desc == NULL || iface->ops->am_arrived == NULL) {
+        if (len)
+            memcpy(dst, src, len);
+        return ORDO_OK;
+    }
+    size_t done = 0;
+    unsigned idle = 0;
+    uint64_t since = 0;
+    while (done < len) {
+        size_t in = iface->ops->am_arrived(iface, desc);
+        size_t have = in > at ? in - at : 0;
+        if (have > len)
+            have = len;
+        if (have > done) {
+            memcpy((char *)dst + done, (const char *)src + done, have - done);
+            done = have;
+            idle = 0;
+            since = 0;
+            continue;
+        }
+        /* the writer is copying on another core: spin a little, then let
+         * it have this one if it shares it */
+        if (++idle < 1024) {
+            ordo_cpu_relax();
+            continue;
+        }
+        uint64_t now = ordo_time_ns();
+        if (since == 0)
+            since = now;
+        else if (now - since > ordo_tl_am_wait_ns)
+            return ORDO_ERR_TIMED_OUT;
+        sched_yield();
+    }
+    return ORDO_OK;
 }

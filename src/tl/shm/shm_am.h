@@ -7,6 +7,9 @@
 #include "../tl.h"
 #include "../am_ring.h"
 
+/* The smallest chunk a bounce buffer streams in (am_ring.h). */
+#define SHM_STREAM_CHUNK 4096
+
 typedef struct shm_mailbox {
     ordo_am_geometry_t geo;
     size_t             lane_bytes;
