@@ -18,6 +18,12 @@ void om_job_free(job_t *j)
         free(j->keep[i]);
     if (j->ut)
         om_type_release(j->ut);
+    if (j->uts) {
+        for (int i = 0; i < j->n; i++)
+            if (j->uts[i])
+                om_type_release(j->uts[i]);
+        free(j->uts);
+    }
     if (j->rt)
         om_type_release(j->rt);
     free(j);
@@ -103,8 +109,8 @@ static int job_finish(job_t *j)
         free(res);
     }
     for (int i = 0; i < j->n; i++)
-        om_unpack(j->ut, (char *)j->tmp + j->tdispl[i], j->tlen[i], j->ubuf + j->udispl[i],
-                  j->ucount[i]);
+        om_unpack(j->uts ? j->uts[i] : j->ut, (char *)j->tmp + j->tdispl[i], j->tlen[i],
+                  j->ubuf + j->udispl[i], j->ucount[i]);
     return rc;
 }
 

@@ -20,6 +20,7 @@ typedef struct job {
     MPI_Aint *udispl;            /* block i lands at ubuf + udispl[i] (bytes) */
     MPI_Count *ucount;           /* ... as ucount[i] elements of ut */
     struct MPI_ABI_Datatype *ut;
+    struct MPI_ABI_Datatype **uts;   /* block i's own datatype (Alltoallw), or NULL: ut */
     /* reductions */
     int     rmode;
     MPI_Op  op;

@@ -100,18 +100,6 @@ int PMPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[], con
 }
 OM_ALIAS(Alltoallv_init_c)
 
-int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Alltoallw");
-}
-OM_ALIAS(Alltoallw)
-
-int PMPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Alltoallw_c");
-}
-OM_ALIAS(Alltoallw_c)
-
 int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Alltoallw_init");
@@ -843,18 +831,6 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char* pset_name, MPI
     return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Group_from_session_pset");
 }
 OM_ALIAS(Group_from_session_pset)
-
-int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ialltoallw");
-}
-OM_ALIAS(Ialltoallw)
-
-int PMPI_Ialltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ialltoallw_c");
-}
-OM_ALIAS(Ialltoallw_c)
 
 int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
 {

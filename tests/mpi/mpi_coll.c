@@ -1,7 +1,8 @@
 /* MPI conformance: collectives, blocking and non-blocking (each case is
  * run both ways), with MPI_IN_PLACE, derived datatypes, every kind of
  * predefined operation and the program's own (non-commutative: the
- * order of ranks is checked). */
+ * order of ranks is checked); Alltoallw with a datatype per block, byte
+ * displacements, a strided one, in place. */
 #include "mpi_harness.h"
 
 static int nb;   /* this pass uses the I-forms and waits */
@@ -300,6 +301,82 @@ static void movement(void)
     free(sbuf); free(rbuf); free(all); free(counts); free(displs);
 }
 
+/* Rank r sends peer p (p + 1) ints r*100 + p*10 + k.  Sent from
+ * contiguous ints at byte displacements, or (odd peers) as a vector taking
+ * every other int of a spread copy; received as ints at the end of the
+ * buffer in peer order, backwards in memory (even peers: ints, straight
+ * into place), or as a vector (odd ones: through a packed buffer). */
+static void alltoallw(void)
+{
+    int n = np, tot = n * (n + 1) / 2;
+    int rlen = 2 * n * n + 2;
+    int *sbuf = calloc((size_t)(2 * tot + 2), sizeof(int));
+    int *rbuf = calloc((size_t)rlen, sizeof(int));
+    int *sc = malloc(sizeof(int) * (size_t)n), *sd = malloc(sizeof(int) * (size_t)n);
+    int *rc = malloc(sizeof(int) * (size_t)n), *rd = malloc(sizeof(int) * (size_t)n);
+    MPI_Datatype *sts = malloc(sizeof(MPI_Datatype) * (size_t)n);
+    MPI_Datatype *rts = malloc(sizeof(MPI_Datatype) * (size_t)n);
+    MPI_Datatype one_int, every_other;
+    OK(MPI_Type_vector(1, 1, 2, MPI_INT, &one_int));   /* one int, extent of one */
+    OK(MPI_Type_create_resized(one_int, 0, 2 * sizeof(int), &every_other));
+    OK(MPI_Type_free(&one_int));
+    OK(MPI_Type_commit(&every_other));
+    int at = 0;
+    for (int p = 0; p < n; p++) {   /* the send blocks, spread: value, hole, value ... */
+        sd[p] = at * (int)sizeof(int);
+        for (int k = 0; k <= p; k++)
+            sbuf[at + 2 * k] = me * 100 + p * 10 + k;
+        if (p % 2) {
+            sc[p] = p + 1;
+            sts[p] = every_other;
+        } else {   /* even peers: the same values packed tight first */
+            for (int k = 0; k <= p; k++)
+                sbuf[at + k] = me * 100 + p * 10 + k;
+            sc[p] = p + 1;
+            sts[p] = MPI_INT;
+        }
+        at += 2 * (p + 1);
+    }
+    /* receive: from peer q, (me + 1) ints; blocks laid out from the end */
+    int end = rlen;
+    for (int q = 0; q < n; q++) {
+        end -= 2 * (me + 1);
+        rd[q] = end * (int)sizeof(int);
+        if (q % 2) {
+            rc[q] = me + 1;
+            rts[q] = every_other;
+        } else {
+            rc[q] = me + 1;
+            rts[q] = MPI_INT;
+        }
+    }
+    COLL(Alltoallw, Ialltoallw, sbuf, sc, sd, sts, rbuf, rc, rd, rts, MPI_COMM_WORLD);
+    int good = 1;
+    for (int q = 0; q < n; q++) {
+        int base = rd[q] / (int)sizeof(int), step = q % 2 ? 2 : 1;
+        for (int k = 0; k <= me; k++)
+            good &= rbuf[base + step * k] == q * 100 + me * 10 + k;
+    }
+    CHECK(good);
+
+    /* in place: every block an int pair, exchanged */
+    for (int q = 0; q < n; q++) {
+        rc[q] = 2;
+        rd[q] = 2 * q * (int)sizeof(int);
+        rts[q] = MPI_INT;
+        rbuf[2 * q] = me;
+        rbuf[2 * q + 1] = q;
+    }
+    COLL(Alltoallw, Ialltoallw, MPI_IN_PLACE, NULL, NULL, NULL, rbuf, rc, rd, rts,
+         MPI_COMM_WORLD);
+    good = 1;
+    for (int q = 0; q < n; q++)
+        good &= rbuf[2 * q] == q && rbuf[2 * q + 1] == me;
+    CHECK(good);
+    OK(MPI_Type_free(&every_other));
+    free(sbuf); free(rbuf); free(sc); free(sd); free(rc); free(rd); free(sts); free(rts);
+}
+
 int main(int argc, char **argv)
 {
     mpi_test_init(&argc, &argv);
@@ -307,6 +384,7 @@ int main(int argc, char **argv)
         barrier_bcast();
         reductions();
         movement();
+        alltoallw();
     }
     /* on a communicator of some ranks, ranked backwards */
     MPI_Comm rev;
