@@ -99,10 +99,14 @@ void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,
  * (eager_asked), single copy is off (single_copy 0) or refused, or nothing
  * was measured; pipe_max is 0 (no pipeline: the single copy above
  * eager_max) where the single copy wins from the start, SIZE_MAX where it
- * never does or cannot run.  Bounce buffers rotate through twice a core's
- * L2 cache (am_ring.h says why). */
-void ordo_auto_eager(const ordo_machine_t *m, size_t short_max, size_t eager_max, int eager_asked,
-                     int single_copy, size_t split, ordo_auto_choice_t *c);
+ * never does or cannot run.  The CPU's rate counts only for a job of at
+ * most two ranks (ranks_here) on the machine: with more, their copies
+ * compete, a bounce buffer's second copy is taken at the kernel's rate and
+ * nothing is pipelined (machine.c says what was measured).  Bounce buffers
+ * rotate through twice a core's L2 cache (am_ring.h says why). */
+void ordo_auto_eager(const ordo_machine_t *m, int ranks_here, size_t short_max,
+                     size_t eager_max, int eager_asked, int single_copy, size_t split,
+                     ordo_auto_choice_t *c);
 /* The same for ranks_here ranks of the job on this machine, under the
  * settings in force (ORDO_EAGER_MAX, ORDO_SINGLE_COPY, ORDO_RNDV_SPLIT):
  * the single copy and the CPU's copy rate are measured into m first where

@@ -77,14 +77,14 @@ int main(void)
      * 18 KB, rounded down to whole pages, within short..eager; no pipeline */
     ordo_machine_t sc = {.sc_us = 1.5, .sc_GBps = 12};
     ordo_auto_choice_t e;
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.eager_cross == 16384 && e.pipe_max == 0);
     CHECK(strstr(e.eager_why, "1.5 us") != NULL);
     sc.sc_us = 10;                                  /* a slow kernel: the bounce buffers */
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.eager_cross == 32768);
     sc.sc_us = 0.1;                                 /* a fast one: down to the short limit */
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.eager_cross == 8192);
 
     /* with the CPU's rate, a copy between cores at half of it: two copies
@@ -93,13 +93,13 @@ int main(void)
      * 12288; at 30 (CPU 60) two copies win at every size */
     sc.sc_us = 1.5;
     sc.copy_GBps = 30;
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.eager_cross == 28672);
     sc.copy_GBps = 22;
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.eager_cross == 12288);
     sc.copy_GBps = 60;
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.eager_cross == 32768 && strstr(e.eager_why, "every size") != NULL);
 
     /* the pipeline: about one copy between cores (plus a fragment)
@@ -110,41 +110,50 @@ int main(void)
      * at 8 GB/s (CPU 16) against 1.5 us + 12 GB/s not even at 64 KiB
      * (96K / 8 = 12.3 us > 1.5 + 5.5), so none */
     sc.copy_GBps = 16;
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.pipe_max == 0 && strstr(e.eager_why, "single copy") != NULL);
     /* against a 10 us single copy up to 128 KiB (160K / 8 = 20.5 <= 10 +
      * 128K / 12 = 20.9; 256 KiB: 36.9 > 31.8) */
     sc.sc_us = 10;
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.pipe_max == 128 * 1024);
     /* at 15 GB/s (CPU 30) always, but not past a split rendezvous that
      * copies at twice the kernel's rate from 256 KiB: 256 KiB 19.7 <= 20.9,
      * 512 KiB 37.1 > 31.8 */
     sc.copy_GBps = 30;
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.pipe_max == SIZE_MAX);
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 256 * 1024, &e);
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 256 * 1024, &e);
     CHECK(e.pipe_max == 256 * 1024);
     sc.copy_GBps = 60;
     sc.sc_us = 1.5;
 
+    /* more than two ranks on the machine: the CPU's rate is not counted
+     * (the old crossover, 1.5 us x 12 GB/s = 18 KB: 16384) and nothing is
+     * pipelined, however fast the CPU */
+    ordo_auto_eager(&sc, 16, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.eager_cross == 16384 && e.pipe_max == 0);
+    CHECK(strstr(e.eager_why, "16 ranks") != NULL);
+    ordo_auto_eager(&sc, 3, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.pipe_max == 0);
+
     /* explicit settings and refusals */
-    ordo_auto_eager(&sc, 8192, 32768, 1, 1, 0, &e);    /* ORDO_EAGER_MAX set: it wins */
+    ordo_auto_eager(&sc, 2, 8192, 32768, 1, 1, 0, &e);    /* ORDO_EAGER_MAX set: it wins */
     CHECK(e.eager_cross == 32768 && strstr(e.eager_why, "ORDO_EAGER_MAX") != NULL);
     CHECK(e.pipe_max == SIZE_MAX);                     /* the pipeline is chosen apart */
-    ordo_auto_eager(&sc, 8192, 32768, 0, 0, 0, &e);    /* ORDO_SINGLE_COPY=off */
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 0, 0, &e);    /* ORDO_SINGLE_COPY=off */
     CHECK(e.eager_cross == 32768 && strstr(e.eager_why, "ORDO_SINGLE_COPY") != NULL);
     CHECK(e.pipe_max == SIZE_MAX);
     sc.sc_us = -1;                                  /* refused by the kernel */
-    ordo_auto_eager(&sc, 8192, 32768, 0, 1, 0, &e);
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.eager_cross == 32768 && strstr(e.eager_why, "refuses") != NULL);
     CHECK(e.pipe_max == SIZE_MAX);
     ordo_machine_t unmeasured = {0};
-    ordo_auto_eager(&unmeasured, 8192, 32768, 0, 1, 0, &e);
+    ordo_auto_eager(&unmeasured, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.eager_cross == 32768 && e.pipe_max == 0);
     CHECK(e.bounce_rotate == 2u << 20);             /* L2 unknown: 1 MiB taken */
     unmeasured.l2_bytes = 2 << 20;
-    ordo_auto_eager(&unmeasured, 8192, 32768, 0, 1, 0, &e);
+    ordo_auto_eager(&unmeasured, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.bounce_rotate == 4u << 20);
 
     /* the probe reads this machine: sane counts */
