@@ -957,6 +957,27 @@ ORDO_API ordo_status_t ordo_coll_alltoallv_nb(ordo_comm_h comm, const void *sbuf
                                               void *rbuf, const size_t *rlens,
                                               const size_t *rdispls, ordo_request_h *req_p);
 
+/* The neighbourhood exchange (MPI's neighbourhood collectives, on any
+ * graph): this member sends nout blocks, block k (slens[k] bytes at sbuf +
+ * sdispls[k]) to dests[k], and receives nin blocks, block k (rlens[k]
+ * bytes at rbuf + rdispls[k]) from srcs[k]; dests and srcs are world ranks
+ * of members (repeats allowed, oneself too).  Every member calls it, as any
+ * collective, each with its own neighbours (none is fine); all transfers go
+ * at once.  A block is received by the receive from its sender with the
+ * same tag (stags[k], rtags[k]: 0 .. 63; NULL: all 0), the k-th sent to a
+ * peer with a tag by the k-th receive from that peer with it: tags tell
+ * apart blocks that two members exchange in several roles (the two
+ * directions of a periodic dimension of size 2).  A block longer than its
+ * receive is ORDO_ERR_TRUNCATED.  Receive blocks must not overlap. */
+ORDO_API ordo_status_t ordo_coll_neighbor_alltoallv(
+    ordo_comm_h comm, const void *sbuf, int nout, const int *dests, const size_t *slens,
+    const size_t *sdispls, const int *stags, void *rbuf, int nin, const int *srcs,
+    const size_t *rlens, const size_t *rdispls, const int *rtags);
+ORDO_API ordo_status_t ordo_coll_neighbor_alltoallv_nb(
+    ordo_comm_h comm, const void *sbuf, int nout, const int *dests, const size_t *slens,
+    const size_t *sdispls, const int *stags, void *rbuf, int nin, const int *srcs,
+    const size_t *rlens, const size_t *rdispls, const int *rtags, ordo_request_h *req_p);
+
 /* Reduce, then scatter: sbuf holds the sum of counts[] elements at every
  * member; member i gets the element-wise reduction of segment i (counts[i]
  * elements, after the segments before it) in rbuf.  The _block form gives

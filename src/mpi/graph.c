@@ -440,3 +440,20 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
     return MPI_SUCCESS;
 }
 OM_ALIAS(Dist_graph_neighbors)
+
+int om_graph_neighbors(struct MPI_ABI_Comm *c, int *nin, const int **in, int *nout,
+                       const int **out)
+{
+    om_graph_t *g = c->graph;
+    if (g->kind == MPI_GRAPH) {
+        int first, n = graph_node(g, c->group->rank, &first);
+        *nin = *nout = n;
+        *in = *out = g->data + g->nnodes + first;
+    } else {
+        *nin = g->indegree;
+        *in = dist_sources(g);
+        *nout = g->outdegree;
+        *out = dist_dests(g);
+    }
+    return MPI_SUCCESS;
+}

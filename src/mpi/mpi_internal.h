@@ -87,6 +87,14 @@ typedef struct om_graph om_graph_t;
 int om_graph_copy(const struct MPI_ABI_Comm *src, struct MPI_ABI_Comm *dst);
 /* MPI_GRAPH, MPI_DIST_GRAPH, or MPI_UNDEFINED without one. */
 int om_graph_kind(const struct MPI_ABI_Comm *c);
+/* The neighbours of this process in c's graph (c->graph set): in order,
+ * the ranks it receives from and sends to (the graph's own arrays). */
+int om_graph_neighbors(struct MPI_ABI_Comm *c, int *nin, const int **in, int *nout,
+                       const int **out);
+/* This process's neighbours in c's grid (c->cart set), into nbrs (2 x
+ * ndims): per dimension the one below, then the one above (MPI_PROC_NULL
+ * off a closed edge); returns how many. */
+int om_cart_neighbors(struct MPI_ABI_Comm *c, int *nbrs);
 
 /* Error handler: predefined (fn NULL: the kind says which) or the
  * program's. */

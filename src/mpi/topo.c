@@ -274,6 +274,19 @@ static int neighbour(om_cart_t *t, const int *coords, int dim, long long step)
     return r;
 }
 
+int om_cart_neighbors(struct MPI_ABI_Comm *c, int *nbrs)
+{
+    om_cart_t *t = c->cart;
+    int n = t->ndims;
+    int coords[n ? n : 1];
+    coords_of(t, c->group->rank, coords);
+    for (int d = 0; d < n; d++) {
+        nbrs[2 * d] = neighbour(t, coords, d, -1);
+        nbrs[2 * d + 1] = neighbour(t, coords, d, 1);
+    }
+    return 2 * n;
+}
+
 int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
                     int *rank_dest)
 {

@@ -832,66 +832,6 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char* pset_name, MPI
 }
 OM_ALIAS(Group_from_session_pset)
 
-int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ineighbor_allgather");
-}
-OM_ALIAS(Ineighbor_allgather)
-
-int PMPI_Ineighbor_allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ineighbor_allgather_c");
-}
-OM_ALIAS(Ineighbor_allgather_c)
-
-int PMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ineighbor_allgatherv");
-}
-OM_ALIAS(Ineighbor_allgatherv)
-
-int PMPI_Ineighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ineighbor_allgatherv_c");
-}
-OM_ALIAS(Ineighbor_allgatherv_c)
-
-int PMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ineighbor_alltoall");
-}
-OM_ALIAS(Ineighbor_alltoall)
-
-int PMPI_Ineighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ineighbor_alltoall_c");
-}
-OM_ALIAS(Ineighbor_alltoall_c)
-
-int PMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ineighbor_alltoallv");
-}
-OM_ALIAS(Ineighbor_alltoallv)
-
-int PMPI_Ineighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ineighbor_alltoallv_c");
-}
-OM_ALIAS(Ineighbor_alltoallv_c)
-
-int PMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ineighbor_alltoallw");
-}
-OM_ALIAS(Ineighbor_alltoallw)
-
-int PMPI_Ineighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Ineighbor_alltoallw_c");
-}
-OM_ALIAS(Ineighbor_alltoallw_c)
-
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm* newintercomm)
 {
     return om_unsupported(OM_ON_COMM, (void *)local_comm, "MPI_Intercomm_create");
@@ -928,18 +868,6 @@ int PMPI_Lookup_name(const char* service_name, MPI_Info info, char* port_name)
 }
 OM_ALIAS(Lookup_name)
 
-int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_allgather");
-}
-OM_ALIAS(Neighbor_allgather)
-
-int PMPI_Neighbor_allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_allgather_c");
-}
-OM_ALIAS(Neighbor_allgather_c)
-
 int PMPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_allgather_init");
@@ -951,18 +879,6 @@ int PMPI_Neighbor_allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_allgather_init_c");
 }
 OM_ALIAS(Neighbor_allgather_init_c)
-
-int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_allgatherv");
-}
-OM_ALIAS(Neighbor_allgatherv)
-
-int PMPI_Neighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_allgatherv_c");
-}
-OM_ALIAS(Neighbor_allgatherv_c)
 
 int PMPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
@@ -976,18 +892,6 @@ int PMPI_Neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MP
 }
 OM_ALIAS(Neighbor_allgatherv_init_c)
 
-int PMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoall");
-}
-OM_ALIAS(Neighbor_alltoall)
-
-int PMPI_Neighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoall_c");
-}
-OM_ALIAS(Neighbor_alltoall_c)
-
 int PMPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoall_init");
@@ -1000,18 +904,6 @@ int PMPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_
 }
 OM_ALIAS(Neighbor_alltoall_init_c)
 
-int PMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoallv");
-}
-OM_ALIAS(Neighbor_alltoallv)
-
-int PMPI_Neighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoallv_c");
-}
-OM_ALIAS(Neighbor_alltoallv_c)
-
 int PMPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoallv_init");
@@ -1023,18 +915,6 @@ int PMPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcoun
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoallv_init_c");
 }
 OM_ALIAS(Neighbor_alltoallv_init_c)
-
-int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoallw");
-}
-OM_ALIAS(Neighbor_alltoallw)
-
-int PMPI_Neighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoallw_c");
-}
-OM_ALIAS(Neighbor_alltoallw_c)
 
 int PMPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {

@@ -2,7 +2,9 @@
  * reductions, each against a reference every member computes locally (all
  * data derives from seeds), on the world and on a subset context (every
  * rank but rank 1, when there are at least 3), blocking and non-blocking,
- * with empty, small and rendezvous-sized blocks; then their misuse. */
+ * with empty, small and rendezvous-sized blocks; the neighbourhood
+ * exchange around the ring, tags telling the directions apart (one or two
+ * members: both neighbours are one member); then their misuse. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,6 +254,41 @@ static void run_on(ordo_comm_h comm, const int *m, int n)
 }
 
 /* Misuse, the same at every member (so every member refuses alike). */
+/* To the left k + 1 bytes of k, to the right 3 bytes of 100 + k, tags 0
+ * and 1; from the left what it sent rightwards, from the right what it
+ * sent leftwards. */
+static void neighbor_ring(int nb)
+{
+    int left = (me + np - 1) % np, right = (me + 1) % np;
+    char out[8], in[8];
+    memset(out, me, 4);
+    memset(out + 4, 100 + me, 3);
+    memset(in, -1, sizeof(in));
+    int dests[2] = {left, right}, srcs[2] = {left, right};
+    int stags[2] = {0, 1}, rtags[2] = {1, 0};
+    size_t slens[2] = {(size_t)(me % 4) + 1, 3}, sdispls[2] = {0, 4};
+    size_t rlens[2] = {3, (size_t)(right % 4) + 1}, rdispls[2] = {0, 4};
+    if (nb) {
+        ordo_request_h r = NULL;
+        ordo_status_t st = ordo_coll_neighbor_alltoallv_nb(ORDO_COMM_WORLD, out, 2, dests,
+                                                           slens, sdispls, stags, in, 2, srcs,
+                                                           rlens, rdispls, rtags, &r);
+        CHECK(st == ORDO_OK || st == ORDO_INPROGRESS);
+        if (st == ORDO_INPROGRESS)
+            CHECK_OK(ordo_request_wait(&r, NULL));
+    } else {
+        CHECK_OK(ordo_coll_neighbor_alltoallv(ORDO_COMM_WORLD, out, 2, dests, slens, sdispls,
+                                              stags, in, 2, srcs, rlens, rdispls, rtags));
+    }
+    int good = 1;
+    for (int k = 0; k < 3; k++)
+        good &= in[k] == (char)(100 + left);
+    for (size_t k = 0; k < rlens[1]; k++)
+        good &= in[4 + k] == (char)right;
+    good &= in[3] == -1 && (rlens[1] == 4 || in[4 + rlens[1]] == -1);
+    CHECK(good);
+}
+
 static void errors(void)
 {
     char b[64] = {0};
@@ -283,6 +320,16 @@ static void errors(void)
                  ORDO_ERR_INVALID_PARAM);
     CHECK_STATUS(ordo_coll_scan(ORDO_COMM_WORLD, b, b, 1, (ordo_dtype_t)9, ORDO_REDUCE_SUM),
                  ORDO_ERR_INVALID_PARAM);
+    /* the neighbourhood exchange: a rank outside, a tag past 63 */
+    int bad = np, peer = (me + 1) % np, tag = 64;
+    size_t len1 = 1, zero = 0;
+    CHECK_STATUS(ordo_coll_neighbor_alltoallv(ORDO_COMM_WORLD, b, 1, &bad, &len1, &zero, NULL,
+                                              b, 0, NULL, NULL, NULL, NULL),
+                 ORDO_ERR_INVALID_PARAM);
+    CHECK_STATUS(ordo_coll_neighbor_alltoallv(ORDO_COMM_WORLD, b, 1, &peer, &len1, &zero, &tag,
+                                              b, 0, NULL, NULL, NULL, NULL),
+                 ORDO_ERR_INVALID_PARAM);
+
     CHECK_STATUS(ordo_coll_exscan(ORDO_COMM_WORLD, b, b, 1, ORDO_DT_DOUBLE, ORDO_REDUCE_BAND),
                  ORDO_ERR_INVALID_PARAM);
     CHECK_STATUS(ordo_coll_exscan(ORDO_COMM_WORLD, NULL, b, 1, ORDO_DT_INT32, ORDO_REDUCE_SUM),
@@ -307,6 +354,8 @@ int main(void)
     for (int i = 0; i < np; i++)
         all[i] = i;
     run_on(ORDO_COMM_WORLD, all, np);
+    neighbor_ring(0);
+    neighbor_ring(1);
     errors();
     if (np >= 3 && me != 1) {
         int sub[64], n = 0;
@@ -322,6 +371,18 @@ int main(void)
         run_on(c, asc, n);
         CHECK_OK(ordo_comm_destroy(c));
     }
+    /* a neighbourhood block longer than its receive (every member sends
+     * 8 bytes right and takes 4 from the left) fails the call everywhere
+     * and ends its context's collectives: on a context of its own */
+    ordo_comm_h t;
+    REQUIRE_OK(ordo_comm_split(ORDO_COMM_WORLD, 0, me, &t));
+    int right = (me + 1) % np, left = (me + np - 1) % np;
+    size_t eight = 8, four = 4, zero = 0;
+    char b8[8] = {0}, b4[4];
+    CHECK_STATUS(ordo_coll_neighbor_alltoallv(t, b8, 1, &right, &eight, &zero, NULL, b4, 1,
+                                              &left, &four, &zero, NULL),
+                 ORDO_ERR_TRUNCATED);
+    CHECK_OK(ordo_comm_destroy(t));
     CHECK_OK(ordo_coll_barrier(ORDO_COMM_WORLD));
     int rc = test_result("test_coll_more");
     CHECK_OK(ordo_finalize());
