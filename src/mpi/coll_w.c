@@ -2,9 +2,10 @@
  * datatype and a displacement in bytes, blocking and non-blocking, with
  * its large-count forms.  It maps onto ordo's byte alltoallv: the send
  * blocks packed one after another (the buffer itself where every block is
- * contiguous and lies after sendbuf), the receive blocks straight into
+ * contiguous), the receive blocks straight into
  * recvbuf where they can be, else into a packed buffer that the job
  * unpacks block by block with each block's own datatype. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,8 +30,7 @@ static MPI_Aint w_displ(const wside_t *s, int i)
 }
 
 /* Check every block's datatype and count; the byte lengths into lens, and
- * whether every block may be moved where it is (contiguous, at or after
- * buf: ordo takes offsets from a base). */
+ * whether every block may be moved where it is (contiguous). */
 static int w_check(const wside_t *s, const void *buf, int n, struct MPI_ABI_Datatype **t,
                    size_t *lens, int *direct)
 {
@@ -41,10 +41,25 @@ static int w_check(const wside_t *s, const void *buf, int n, struct MPI_ABI_Data
         if (rc != MPI_SUCCESS)
             return rc;
         om_type_bytes(t[i], ci, &lens[i]);
-        if (lens[i] && (!t[i]->contiguous || w_displ(s, i) < 0))
+        if (lens[i] && !t[i]->contiguous)
             *direct = 0;
     }
     return MPI_SUCCESS;
+}
+
+/* Where ordo takes a side's offsets from when its blocks move where they
+ * are: the lowest block, so no offset is negative (and MPI_BOTTOM, whose
+ * displacements are addresses, works); offs[i] from there. */
+static char *w_base(const wside_t *s, const void *buf, int n, const size_t *lens, size_t *offs)
+{
+    MPI_Aint low = 0;
+    int any = 0;
+    for (int i = 0; i < n; i++)
+        if (lens[i] && (!any || w_displ(s, i) < low))
+            low = w_displ(s, i), any = 1;
+    for (int i = 0; i < n; i++)
+        offs[i] = lens[i] ? (size_t)(w_displ(s, i) - low) : 0;
+    return (char *)((uintptr_t)buf + (uintptr_t)low);
 }
 
 static int alltoallw(const void *sendbuf, wside_t snd, void *recvbuf, wside_t rcv,
@@ -83,8 +98,7 @@ static int alltoallw(const void *sendbuf, wside_t snd, void *recvbuf, wside_t rc
     /* send side: in place, or anything not contiguous, goes packed */
     char *sb = (char *)sendbuf;
     if (sdirect && !in_place) {
-        for (int i = 0; i < n; i++)
-            soff[i] = (size_t)w_displ(&snd, i);
+        sb = w_base(&snd, sendbuf, n, slen, soff);
     } else {
         size_t total = 0;
         for (int i = 0; i < n; i++)
@@ -107,8 +121,7 @@ static int alltoallw(const void *sendbuf, wside_t snd, void *recvbuf, wside_t rc
     /* receive side: straight into recvbuf, or packed and unpacked by the job */
     char *rb = recvbuf;
     if (rdirect && !in_place) {
-        for (int i = 0; i < n; i++)
-            roff[i] = (size_t)w_displ(&rcv, i);
+        rb = w_base(&rcv, recvbuf, n, rlen, roff);
     } else {
         size_t total = 0;
         for (int i = 0; i < n; i++) {

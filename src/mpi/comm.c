@@ -286,19 +286,33 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
     OM_COMM_ARG(c, comm, "MPI_Comm_split_type");
     if (!newcomm)
         return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_split_type", "newcomm is NULL");
-    int color;
+    /* The one hardware level told apart is the node, what ordo maps
+     * memory across ("mpi_shared_memory"; cache and NUMA domains are not):
+     * SHARED splits by node; the guided types do for that resource type
+     * and give MPI_COMM_NULL for any other or none; UNGUIDED splits by node
+     * where that makes smaller communicators, else there is no level below
+     * and every process gets MPI_COMM_NULL. */
+    int color = ordo_node_of(om_g.world_rank), unguided = 0;
+    const char *res = om_info_lookup(info, "mpi_hw_resource_type");
     switch (split_type) {
     case MPI_UNDEFINED:
         color = -1;
         break;
     case MPI_COMM_TYPE_SHARED:
-    case MPI_COMM_TYPE_HW_UNGUIDED:
+        break;
     case MPI_COMM_TYPE_HW_GUIDED:
     case MPI_COMM_TYPE_RESOURCE_GUIDED:
-        /* the node: what ordo maps memory across (its finer levels, cache
-         * or NUMA domains, are not told apart) */
-        color = ordo_node_of(om_g.world_rank);
+        if (!res || strcmp(res, "mpi_shared_memory") != 0)
+            color = -1;
         break;
+    case MPI_COMM_TYPE_HW_UNGUIDED: {
+        int spread = 0;
+        for (int i = 1; i < c->group->size; i++)
+            spread |= ordo_node_of(c->group->ranks[i]) != ordo_node_of(c->group->ranks[0]);
+        color = spread ? color : -1;
+        unguided = spread;
+        break;
+    }
     default:
         return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_split_type",
                              "%d is no split type", split_type);
@@ -306,8 +320,11 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
     int rc = comm_derive(c, color, key, c->overtaking ||
                                             hint_true(info, "mpi_assert_allow_overtaking"),
                          newcomm, "MPI_Comm_split_type", comm);
-    if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL)
+    if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL) {
+        if (unguided && info != MPI_INFO_NULL)   /* the level it split at, as MPI-4 says */
+            rc = PMPI_Info_set(info, "mpi_hw_resource_type", "mpi_shared_memory");
         om_info_dup_of(info, &(*newcomm)->info);
+    }
     return rc;
 }
 OM_ALIAS(Comm_split_type)

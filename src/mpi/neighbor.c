@@ -10,6 +10,7 @@
  * received upwards: each direction has its own tag, so a periodic
  * dimension of size 1 or 2, where both neighbours are one process, still
  * puts every block in its place. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,7 +69,7 @@ static int neighbours(struct MPI_ABI_Comm *c, nbrs_t *nb)
 
 /* ordo's arrays for one side, PROC_NULL blocks left out: world ranks,
  * tags, byte lengths and offsets (in buf itself where every block there
- * is contiguous and lies after buf, else in a packed buffer). */
+ * is contiguous, else in a packed buffer). */
 typedef struct oside {
     int     m;
     int    *peers, *tags;
@@ -94,7 +95,7 @@ static int side_build(struct MPI_ABI_Comm *c, const nside_t *s, const void *buf,
         rc = om_check_buffer(buf, s->counts[k], s->types[k], &t[k]);
         if (rc == MPI_SUCCESS) {
             om_type_bytes(t[k], s->counts[k], &len[k]);
-            if (len[k] && (!t[k]->contiguous || s->displs[k] < 0))
+            if (len[k] && !t[k]->contiguous)
                 direct = 0;
         }
     }
@@ -140,7 +141,14 @@ static int side_build(struct MPI_ABI_Comm *c, const nside_t *s, const void *buf,
             }
         }
     }
-    o->base = direct ? (char *)buf : p;
+    /* in place: offsets from the lowest block, so none is negative (and
+     * MPI_BOTTOM, whose displacements are addresses, works) */
+    MPI_Aint low = 0;
+    int any = 0;
+    for (int k = 0; direct && k < s->n; k++)
+        if (s->peers[k] != MPI_PROC_NULL && len[k] && (!any || s->displs[k] < low))
+            low = s->displs[k], any = 1;
+    o->base = direct ? (char *)((uintptr_t)buf + (uintptr_t)low) : p;
     size_t at = 0;
     for (int k = 0; k < s->n; k++) {
         if (s->peers[k] == MPI_PROC_NULL)
@@ -149,7 +157,7 @@ static int side_build(struct MPI_ABI_Comm *c, const nside_t *s, const void *buf,
         o->peers[m] = om_world_rank(c, s->peers[k]);
         o->tags[m] = s->tags ? s->tags[k] : 0;
         o->lens[m] = len[k];
-        o->offs[m] = direct ? (size_t)s->displs[k] : at;
+        o->offs[m] = direct ? (len[k] ? (size_t)(s->displs[k] - low) : 0) : at;
         if (!direct && sending) {
             om_pack(t[k], (const char *)buf + s->displs[k], s->counts[k], p + at);
         } else if (!direct) {

@@ -247,6 +247,37 @@ static void comms(void)
     OK(MPI_Comm_size(shared, &size));
     CHECK(size >= 1 && size <= np);
     OK(MPI_Comm_free(&shared));
+    /* MPI-4's hardware splits: guided by "mpi_shared_memory" the node,
+     * by nothing or anything else none; unguided the node where that is
+     * smaller than the world (the level named in the info), else none */
+    MPI_Comm hw;
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, MPI_INFO_NULL, &hw));
+    CHECK(hw == MPI_COMM_NULL);
+    MPI_Info res;
+    OK(MPI_Info_create(&res));
+    OK(MPI_Info_set(res, "mpi_hw_resource_type", "@no-such-thing@"));
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_RESOURCE_GUIDED, 0, res, &hw));
+    CHECK(hw == MPI_COMM_NULL);
+    OK(MPI_Info_set(res, "mpi_hw_resource_type", "mpi_shared_memory"));
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, res, &hw));
+    int hwsize = -1;
+    CHECK(hw != MPI_COMM_NULL && MPI_Comm_size(hw, &hwsize) == MPI_SUCCESS && hwsize == size);
+    if (hw != MPI_COMM_NULL)
+        OK(MPI_Comm_free(&hw));
+    OK(MPI_Info_free(&res));
+    OK(MPI_Info_create(&res));
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_UNGUIDED, me, res, &hw));
+    CHECK((hw != MPI_COMM_NULL) == (size < np));
+    if (hw != MPI_COMM_NULL) {
+        char v[64];
+        int flag = 0;
+        OK(MPI_Info_get(res, "mpi_hw_resource_type", 63, v, &flag));
+        CHECK(flag && strcmp(v, "mpi_shared_memory") == 0);
+        OK(MPI_Comm_size(hw, &hwsize));
+        CHECK(hwsize == size);
+        OK(MPI_Comm_free(&hw));
+    }
+    OK(MPI_Info_free(&res));
 
     /* names, info hints */
     char name[MPI_MAX_OBJECT_NAME];

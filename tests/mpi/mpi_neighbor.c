@@ -3,7 +3,8 @@
  * neighbours are one process and each block must still land in its own
  * place; on a closed line (blocks from MPI_PROC_NULL untouched); on a 2-D
  * periodic grid with blocks of different lengths; on a distributed graph
- * with a strided datatype (Neighbor_alltoallw) and Neighbor_allgatherv;
+ * with a strided datatype (Neighbor_alltoallw, also from MPI_BOTTOM) and
+ * Neighbor_allgatherv;
  * on a graph; and the errors (no topology, MPI_IN_PLACE). */
 #include "mpi_harness.h"
 
@@ -106,6 +107,15 @@ static void dist(void)
     MPI_Datatype st = every_other, rt = MPI_INT;
     NCOLL(Neighbor_alltoallw, Ineighbor_alltoallw, six, &c3, &s_at, &st, three, &c3, &r_at, &rt,
           d);
+    CHECK(three[0] == -1 && three[1] == left * 10 + 1 && three[2] == left * 10 + 3 &&
+          three[3] == left * 10 + 5);
+    /* the same from MPI_BOTTOM, displacements as addresses */
+    three[1] = three[2] = three[3] = -1;
+    MPI_Aint s_abs, r_abs;
+    OK(MPI_Get_address(&six[1], &s_abs));
+    OK(MPI_Get_address(&three[1], &r_abs));
+    NCOLL(Neighbor_alltoallw, Ineighbor_alltoallw, MPI_BOTTOM, &c3, &s_abs, &st, MPI_BOTTOM,
+          &c3, &r_abs, &rt, d);
     CHECK(three[0] == -1 && three[1] == left * 10 + 1 && three[2] == left * 10 + 3 &&
           three[3] == left * 10 + 5);
     OK(MPI_Type_free(&every_other));
