@@ -46,6 +46,12 @@ int om_coll_bytes(MPI_Comm comm, const void *buf, MPI_Count count, MPI_Datatype 
                   const void **data, size_t *bytes, void **copy,
                   struct MPI_ABI_Datatype **t_p, const char *func);
 
+/* Persistent collectives (persist_move.c): an init call keeps its
+ * arguments and the function that starts the immediate form with them. */
+typedef int (*om_pcoll_start_t)(const void *args, MPI_Request *out);
+int om_persistent_init(MPI_Comm comm, om_pcoll_start_t start, const void *args, size_t len,
+                       MPI_Info info, MPI_Request *request, const char *func);
+
 #define COLL_COMM(c, comm, func)                                                  \
     if (!om_ready(func))                                                          \
         return MPI_ERR_OTHER;                                                     \

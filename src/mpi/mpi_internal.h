@@ -184,6 +184,7 @@ struct MPI_ABI_Request {   /* om_req_new sets every field but done_status: add n
     /* collectives: what completion still does (unpack, reduce, free) */
     int            (*finish)(struct MPI_ABI_Request *r);
     void            *fctx;
+    struct om_pcoll *pcoll;      /* a persistent collective's call (persist_move.c) */
     struct MPI_ABI_Request *next_free;
 };
 
@@ -436,6 +437,7 @@ static inline struct MPI_ABI_Request *om_req_new(enum om_req_kind kind, MPI_Comm
     r->ppeer = r->ptag = r->pmode = 0;
     r->finish = NULL;
     r->fctx = NULL;
+    r->pcoll = NULL;
     r->next_free = NULL;
     return r;
 }
@@ -450,6 +452,8 @@ static inline void om_req_free(struct MPI_ABI_Request *r)
         free(r->pack2);
     if (r->utype)
         om_type_release(r->utype);
+    if (r->pcoll)
+        free(r->pcoll);
     r->magic = OM_MAGIC_DEAD;
     int locked = om_free_reqs_take();
     r->next_free = om_free_reqs;
@@ -460,6 +464,8 @@ static inline void om_req_free(struct MPI_ABI_Request *r)
  * filled; a non-persistent r freed), 0 when not, < 0 an MPI error class
  * (also in status->MPI_ERROR). */
 int om_req_complete(struct MPI_ABI_Request *r, int wait, MPI_Status *status);
+/* Start a persistent collective's call: the immediate form's request. */
+int om_pcoll_run(const struct om_pcoll *p, MPI_Request *op);
 
 /* Receives are posted under this lock at MPI_THREAD_MULTIPLE, so a
  * matched probe's receive takes the message it found (no other thread's

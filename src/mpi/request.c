@@ -638,6 +638,23 @@ static int start_one(struct MPI_ABI_Request *r)
     if (!c)
         return MPI_ERR_COMM;
     struct MPI_ABI_Request *op = NULL;
+    if (r->pcoll) {
+        /* a collective: what the immediate form started moves in */
+        int rc = om_pcoll_run(r->pcoll, &op);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        r->or_ = op->or_;
+        r->finish = op->finish;
+        r->fctx = op->fctx;
+        r->completed = op->completed;
+        r->done_status = op->done_status;
+        op->or_ = NULL;
+        op->finish = NULL;
+        op->fctx = NULL;
+        om_req_free(op);
+        r->active = 1;
+        return MPI_SUCCESS;
+    }
     int rc = r->kind == OM_REQ_SEND
                  ? om_isend(c, r->comm, r->pbuf, r->pcount, r->ptype, r->ppeer, r->ptag,
                             r->pmode, &op, "MPI_Start")

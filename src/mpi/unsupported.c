@@ -40,78 +40,6 @@ int PMPI_Abi_set_fortran_info(MPI_Info info)
 }
 OM_ALIAS(Abi_set_fortran_info)
 
-int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Allgather_init");
-}
-OM_ALIAS(Allgather_init)
-
-int PMPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Allgather_init_c");
-}
-OM_ALIAS(Allgather_init_c)
-
-int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Allgatherv_init");
-}
-OM_ALIAS(Allgatherv_init)
-
-int PMPI_Allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Allgatherv_init_c");
-}
-OM_ALIAS(Allgatherv_init_c)
-
-int PMPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Allreduce_init");
-}
-OM_ALIAS(Allreduce_init)
-
-int PMPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Allreduce_init_c");
-}
-OM_ALIAS(Allreduce_init_c)
-
-int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Alltoall_init");
-}
-OM_ALIAS(Alltoall_init)
-
-int PMPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Alltoall_init_c");
-}
-OM_ALIAS(Alltoall_init_c)
-
-int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Alltoallv_init");
-}
-OM_ALIAS(Alltoallv_init)
-
-int PMPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Alltoallv_init_c");
-}
-OM_ALIAS(Alltoallv_init_c)
-
-int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Alltoallw_init");
-}
-OM_ALIAS(Alltoallw_init)
-
-int PMPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Alltoallw_init_c");
-}
-OM_ALIAS(Alltoallw_init_c)
-
 int PMPI_Attr_delete(MPI_Comm comm, int keyval)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Attr_delete");
@@ -129,24 +57,6 @@ int PMPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val)
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Attr_put");
 }
 OM_ALIAS(Attr_put)
-
-int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Barrier_init");
-}
-OM_ALIAS(Barrier_init)
-
-int PMPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Bcast_init");
-}
-OM_ALIAS(Bcast_init)
-
-int PMPI_Bcast_init_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Bcast_init_c");
-}
-OM_ALIAS(Bcast_init_c)
 
 int PMPI_Buffer_iflush(MPI_Request* request)
 {
@@ -243,18 +153,6 @@ int PMPI_Comm_spawn_multiple(int count, char* array_of_commands[], char** array_
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_spawn_multiple");
 }
 OM_ALIAS(Comm_spawn_multiple)
-
-int PMPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Exscan_init");
-}
-OM_ALIAS(Exscan_init)
-
-int PMPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Exscan_init_c");
-}
-OM_ALIAS(Exscan_init_c)
 
 int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
 {
@@ -784,30 +682,6 @@ int PMPI_File_write_shared_c(MPI_File fh, const void* buf, MPI_Count count, MPI_
 }
 OM_ALIAS(File_write_shared_c)
 
-int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Gather_init");
-}
-OM_ALIAS(Gather_init)
-
-int PMPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Gather_init_c");
-}
-OM_ALIAS(Gather_init_c)
-
-int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Gatherv_init");
-}
-OM_ALIAS(Gatherv_init)
-
-int PMPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Gatherv_init_c");
-}
-OM_ALIAS(Gatherv_init_c)
-
 int PMPI_Get_hw_resource_info(MPI_Info* hw_info)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Get_hw_resource_info");
@@ -867,66 +741,6 @@ int PMPI_Lookup_name(const char* service_name, MPI_Info info, char* port_name)
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Lookup_name");
 }
 OM_ALIAS(Lookup_name)
-
-int PMPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_allgather_init");
-}
-OM_ALIAS(Neighbor_allgather_init)
-
-int PMPI_Neighbor_allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_allgather_init_c");
-}
-OM_ALIAS(Neighbor_allgather_init_c)
-
-int PMPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_allgatherv_init");
-}
-OM_ALIAS(Neighbor_allgatherv_init)
-
-int PMPI_Neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_allgatherv_init_c");
-}
-OM_ALIAS(Neighbor_allgatherv_init_c)
-
-int PMPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoall_init");
-}
-OM_ALIAS(Neighbor_alltoall_init)
-
-int PMPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoall_init_c");
-}
-OM_ALIAS(Neighbor_alltoall_init_c)
-
-int PMPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoallv_init");
-}
-OM_ALIAS(Neighbor_alltoallv_init)
-
-int PMPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoallv_init_c");
-}
-OM_ALIAS(Neighbor_alltoallv_init_c)
-
-int PMPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoallw_init");
-}
-OM_ALIAS(Neighbor_alltoallw_init)
-
-int PMPI_Neighbor_alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Neighbor_alltoallw_init_c");
-}
-OM_ALIAS(Neighbor_alltoallw_init_c)
 
 int PMPI_Open_port(MPI_Info info, char* port_name)
 {
@@ -1000,47 +814,11 @@ int PMPI_Publish_name(const char* service_name, MPI_Info info, const char* port_
 }
 OM_ALIAS(Publish_name)
 
-int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Reduce_init");
-}
-OM_ALIAS(Reduce_init)
-
-int PMPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Reduce_init_c");
-}
-OM_ALIAS(Reduce_init_c)
-
 int PMPI_Reduce_local_c(const void* inbuf, void* inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Reduce_local_c");
 }
 OM_ALIAS(Reduce_local_c)
-
-int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Reduce_scatter_block_init");
-}
-OM_ALIAS(Reduce_scatter_block_init)
-
-int PMPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Reduce_scatter_block_init_c");
-}
-OM_ALIAS(Reduce_scatter_block_init_c)
-
-int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Reduce_scatter_init");
-}
-OM_ALIAS(Reduce_scatter_init)
-
-int PMPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Reduce_scatter_init_c");
-}
-OM_ALIAS(Reduce_scatter_init_c)
 
 int PMPI_Register_datarep(const char* datarep, MPI_Datarep_conversion_function* read_conversion_fn, MPI_Datarep_conversion_function* write_conversion_fn, MPI_Datarep_extent_function* dtype_file_extent_fn, void* extra_state)
 {
@@ -1053,42 +831,6 @@ int PMPI_Register_datarep_c(const char* datarep, MPI_Datarep_conversion_function
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Register_datarep_c");
 }
 OM_ALIAS(Register_datarep_c)
-
-int PMPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Scan_init");
-}
-OM_ALIAS(Scan_init)
-
-int PMPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Scan_init_c");
-}
-OM_ALIAS(Scan_init_c)
-
-int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Scatter_init");
-}
-OM_ALIAS(Scatter_init)
-
-int PMPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Scatter_init_c");
-}
-OM_ALIAS(Scatter_init_c)
-
-int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Scatterv_init");
-}
-OM_ALIAS(Scatterv_init)
-
-int PMPI_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Scatterv_init_c");
-}
-OM_ALIAS(Scatterv_init_c)
 
 int PMPI_Session_attach_buffer(MPI_Session session, void* buffer, int size)
 {

@@ -2,7 +2,8 @@
  * run both ways), with MPI_IN_PLACE, derived datatypes, every kind of
  * predefined operation and the program's own (non-commutative: the
  * order of ranks is checked); Alltoallw with a datatype per block, byte
- * displacements, a strided one, in place. */
+ * displacements, a strided one, in place; persistent collectives started
+ * again and again. */
 #include "mpi_harness.h"
 
 static int nb;   /* this pass uses the I-forms and waits */
@@ -377,6 +378,47 @@ static void alltoallw(void)
     free(sbuf); free(rbuf); free(sc); free(sd); free(rc); free(rd); free(sts); free(rts);
 }
 
+/* MPI-4's persistent collectives: made once, started again and again
+ * (each start sees the buffers as they are then), alone and together. */
+static void persistent(void)
+{
+    int v = 0, sum = 0, vals[64];
+    MPI_Request req[3];
+    OK(MPI_Bcast_init(&v, 1, MPI_INT, np - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &req[0]));
+    OK(MPI_Allreduce_init(&v, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                          &req[1]));
+    OK(MPI_Allgather_init(&me, 1, MPI_INT, vals, 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
+                          &req[2]));
+    for (int round = 0; round < 3; round++) {
+        v = me == np - 1 ? 100 + round : -1;
+        OK(MPI_Start(&req[0]));
+        OK(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
+        CHECK(v == 100 + round && req[0] != MPI_REQUEST_NULL);   /* kept for the next */
+        v = me + round;
+        memset(vals, 0xff, sizeof(int) * (size_t)np);
+        OK(MPI_Startall(2, &req[1]));
+        OK(MPI_Waitall(2, &req[1], MPI_STATUSES_IGNORE));
+        CHECK(sum == np * (np - 1) / 2 + np * round);
+        int good = 1;
+        for (int i = 0; i < np; i++)
+            good &= vals[i] == i;
+        CHECK(good);
+    }
+    int flag = 0;
+    OK(MPI_Test(&req[0], &flag, MPI_STATUS_IGNORE));   /* inactive: complete at once */
+    CHECK(flag);
+    for (int i = 0; i < 3; i++)
+        OK(MPI_Request_free(&req[i]));
+    CHECK(req[0] == MPI_REQUEST_NULL);
+    MPI_Request b;
+    OK(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &b));
+    for (int i = 0; i < 2; i++) {
+        OK(MPI_Start(&b));
+        OK(MPI_Wait(&b, MPI_STATUS_IGNORE));
+    }
+    OK(MPI_Request_free(&b));
+}
+
 int main(int argc, char **argv)
 {
     mpi_test_init(&argc, &argv);
@@ -386,6 +428,7 @@ int main(int argc, char **argv)
         movement();
         alltoallw();
     }
+    persistent();
     /* on a communicator of some ranks, ranked backwards */
     MPI_Comm rev;
     OK(MPI_Comm_split(MPI_COMM_WORLD, 0, np - me, &rev));

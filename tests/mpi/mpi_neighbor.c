@@ -5,7 +5,8 @@
  * periodic grid with blocks of different lengths; on a distributed graph
  * with a strided datatype (Neighbor_alltoallw, also from MPI_BOTTOM) and
  * Neighbor_allgatherv;
- * on a graph; and the errors (no topology, MPI_IN_PLACE). */
+ * on a graph; persistent (Neighbor_alltoall_init); and the errors (no
+ * topology, MPI_IN_PLACE). */
 #include "mpi_harness.h"
 
 /* GCC 12 takes the standard ABI's MPI_UNWEIGHTED, a fixed small address,
@@ -152,6 +153,25 @@ int main(int argc, char **argv)
         if (np <= 8)
             graph();
     }
+    /* persistent: made once, started twice with new data */
+    MPI_Comm pg;
+    int pdims[1] = {np}, pper[1] = {1};
+    OK(MPI_Cart_create(MPI_COMM_WORLD, 1, pdims, pper, 0, &pg));
+    int pout[2], pin[2];
+    MPI_Request preq;
+    OK(MPI_Neighbor_alltoall_init(pout, 1, MPI_INT, pin, 1, MPI_INT, pg, MPI_INFO_NULL, &preq));
+    for (int round = 0; round < 2; round++) {
+        pout[0] = me * 10 + round;
+        pout[1] = me * 10 + 5 + round;
+        pin[0] = pin[1] = -1;
+        OK(MPI_Start(&preq));
+        OK(MPI_Wait(&preq, MPI_STATUS_IGNORE));
+        CHECK(pin[0] == ((me + np - 1) % np) * 10 + 5 + round &&
+              pin[1] == ((me + 1) % np) * 10 + round);
+    }
+    OK(MPI_Request_free(&preq));
+    OK(MPI_Comm_free(&pg));
+
     int x = 0, y[2];
     CHECK(class_of(MPI_Neighbor_allgather(&x, 1, MPI_INT, y, 1, MPI_INT, MPI_COMM_WORLD)) ==
           MPI_ERR_TOPOLOGY);

@@ -1,0 +1,647 @@
+/* MPI on ordo: persistent collectives (MPI-4's *_init), the data-moving
+ * ones here, the reductions and neighbourhood ones in persist_reduce.c.
+ * An init call keeps its arguments (buffers and arrays by reference, as
+ * the standard lets it: the program keeps them until the request is
+ * freed); each MPI_Start runs the immediate form with them and the
+ * persistent request takes over what that started (request.c).  Errors
+ * in the arguments surface at MPI_Start. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_job.h"
+
+struct om_pcoll {
+    om_pcoll_start_t start;
+    size_t           len;
+    _Alignas(max_align_t) char args[];
+};
+
+int om_persistent_init(MPI_Comm comm, om_pcoll_start_t start, const void *args, size_t len,
+                       MPI_Info info, MPI_Request *request, const char *func)
+{
+    COLL_COMM(c, comm, func);
+    (void)c;
+    (void)info;   /* no hint changes how ordo runs a collective */
+    if (!request)
+        return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
+    struct MPI_ABI_Request *r = om_req_new(OM_REQ_COLL, comm);
+    struct om_pcoll *p = malloc(sizeof(*p) + len);
+    if (!r || !p) {
+        free(p);
+        if (r)
+            om_req_free(r);
+        return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
+    }
+    p->start = start;
+    p->len = len;
+    memcpy(p->args, args, len);
+    r->persistent = 1;
+    r->pcoll = p;
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+int om_pcoll_run(const struct om_pcoll *p, MPI_Request *op)
+{
+    return p->start(p->args, op);
+}
+
+typedef struct {
+    MPI_Comm comm;
+} Barrier_init_args_t;
+
+static int start_Barrier_init(const void *args, MPI_Request *out)
+{
+    const Barrier_init_args_t *a = args;
+    return PMPI_Ibarrier(a->comm, out);
+}
+
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request)
+{
+    Barrier_init_args_t a = {comm};
+    return om_persistent_init(comm, start_Barrier_init, &a, sizeof(a), info, request,
+                              "MPI_Barrier_init");
+}
+OM_ALIAS(Barrier_init)
+
+typedef struct {
+    void* buffer;
+    int count;
+    MPI_Datatype datatype;
+    int root;
+    MPI_Comm comm;
+} Bcast_init_args_t;
+
+static int start_Bcast_init(const void *args, MPI_Request *out)
+{
+    const Bcast_init_args_t *a = args;
+    return PMPI_Ibcast(a->buffer, a->count, a->datatype, a->root, a->comm, out);
+}
+
+int PMPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request* request)
+{
+    Bcast_init_args_t a = {buffer, count, datatype, root, comm};
+    return om_persistent_init(comm, start_Bcast_init, &a, sizeof(a), info, request,
+                              "MPI_Bcast_init");
+}
+OM_ALIAS(Bcast_init)
+
+typedef struct {
+    void* buffer;
+    MPI_Count count;
+    MPI_Datatype datatype;
+    int root;
+    MPI_Comm comm;
+} Bcast_init_c_args_t;
+
+static int start_Bcast_init_c(const void *args, MPI_Request *out)
+{
+    const Bcast_init_c_args_t *a = args;
+    return PMPI_Ibcast_c(a->buffer, a->count, a->datatype, a->root, a->comm, out);
+}
+
+int PMPI_Bcast_init_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request* request)
+{
+    Bcast_init_c_args_t a = {buffer, count, datatype, root, comm};
+    return om_persistent_init(comm, start_Bcast_init_c, &a, sizeof(a), info, request,
+                              "MPI_Bcast_init_c");
+}
+OM_ALIAS(Bcast_init_c)
+
+typedef struct {
+    const void* sendbuf;
+    int sendcount;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    int recvcount;
+    MPI_Datatype recvtype;
+    int root;
+    MPI_Comm comm;
+} Gather_init_args_t;
+
+static int start_Gather_init(const void *args, MPI_Request *out)
+{
+    const Gather_init_args_t *a = args;
+    return PMPI_Igather(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                        a->recvtype, a->root, a->comm, out);
+}
+
+int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     MPI_Info info, MPI_Request* request)
+{
+    Gather_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                            comm};
+    return om_persistent_init(comm, start_Gather_init, &a, sizeof(a), info, request,
+                              "MPI_Gather_init");
+}
+OM_ALIAS(Gather_init)
+
+typedef struct {
+    const void* sendbuf;
+    MPI_Count sendcount;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    MPI_Count recvcount;
+    MPI_Datatype recvtype;
+    int root;
+    MPI_Comm comm;
+} Gather_init_c_args_t;
+
+static int start_Gather_init_c(const void *args, MPI_Request *out)
+{
+    const Gather_init_c_args_t *a = args;
+    return PMPI_Igather_c(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                          a->recvtype, a->root, a->comm, out);
+}
+
+int PMPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request* request)
+{
+    Gather_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                              comm};
+    return om_persistent_init(comm, start_Gather_init_c, &a, sizeof(a), info, request,
+                              "MPI_Gather_init_c");
+}
+OM_ALIAS(Gather_init_c)
+
+typedef struct {
+    const void* sendbuf;
+    int sendcount;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    const int *recvcounts;
+    const int *displs;
+    MPI_Datatype recvtype;
+    int root;
+    MPI_Comm comm;
+} Gatherv_init_args_t;
+
+static int start_Gatherv_init(const void *args, MPI_Request *out)
+{
+    const Gatherv_init_args_t *a = args;
+    return PMPI_Igatherv(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcounts,
+                         a->displs, a->recvtype, a->root, a->comm, out);
+}
+
+int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
+{
+    Gatherv_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                             root, comm};
+    return om_persistent_init(comm, start_Gatherv_init, &a, sizeof(a), info, request,
+                              "MPI_Gatherv_init");
+}
+OM_ALIAS(Gatherv_init)
+
+typedef struct {
+    const void* sendbuf;
+    MPI_Count sendcount;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    const MPI_Count *recvcounts;
+    const MPI_Aint *displs;
+    MPI_Datatype recvtype;
+    int root;
+    MPI_Comm comm;
+} Gatherv_init_c_args_t;
+
+static int start_Gatherv_init_c(const void *args, MPI_Request *out)
+{
+    const Gatherv_init_c_args_t *a = args;
+    return PMPI_Igatherv_c(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcounts,
+                           a->displs, a->recvtype, a->root, a->comm, out);
+}
+
+int PMPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request* request)
+{
+    Gatherv_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                               recvtype, root, comm};
+    return om_persistent_init(comm, start_Gatherv_init_c, &a, sizeof(a), info, request,
+                              "MPI_Gatherv_init_c");
+}
+OM_ALIAS(Gatherv_init_c)
+
+typedef struct {
+    const void* sendbuf;
+    int sendcount;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    int recvcount;
+    MPI_Datatype recvtype;
+    int root;
+    MPI_Comm comm;
+} Scatter_init_args_t;
+
+static int start_Scatter_init(const void *args, MPI_Request *out)
+{
+    const Scatter_init_args_t *a = args;
+    return PMPI_Iscatter(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                         a->recvtype, a->root, a->comm, out);
+}
+
+int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request* request)
+{
+    Scatter_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                             comm};
+    return om_persistent_init(comm, start_Scatter_init, &a, sizeof(a), info, request,
+                              "MPI_Scatter_init");
+}
+OM_ALIAS(Scatter_init)
+
+typedef struct {
+    const void* sendbuf;
+    MPI_Count sendcount;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    MPI_Count recvcount;
+    MPI_Datatype recvtype;
+    int root;
+    MPI_Comm comm;
+} Scatter_init_c_args_t;
+
+static int start_Scatter_init_c(const void *args, MPI_Request *out)
+{
+    const Scatter_init_c_args_t *a = args;
+    return PMPI_Iscatter_c(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                           a->recvtype, a->root, a->comm, out);
+}
+
+int PMPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request* request)
+{
+    Scatter_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                               comm};
+    return om_persistent_init(comm, start_Scatter_init_c, &a, sizeof(a), info, request,
+                              "MPI_Scatter_init_c");
+}
+OM_ALIAS(Scatter_init_c)
+
+typedef struct {
+    const void* sendbuf;
+    const int *sendcounts;
+    const int *displs;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    int recvcount;
+    MPI_Datatype recvtype;
+    int root;
+    MPI_Comm comm;
+} Scatterv_init_args_t;
+
+static int start_Scatterv_init(const void *args, MPI_Request *out)
+{
+    const Scatterv_init_args_t *a = args;
+    return PMPI_Iscatterv(a->sendbuf, a->sendcounts, a->displs, a->sendtype, a->recvbuf,
+                          a->recvcount, a->recvtype, a->root, a->comm, out);
+}
+
+int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request* request)
+{
+    Scatterv_init_args_t a = {sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                              recvtype, root, comm};
+    return om_persistent_init(comm, start_Scatterv_init, &a, sizeof(a), info, request,
+                              "MPI_Scatterv_init");
+}
+OM_ALIAS(Scatterv_init)
+
+typedef struct {
+    const void* sendbuf;
+    const MPI_Count *sendcounts;
+    const MPI_Aint *displs;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    MPI_Count recvcount;
+    MPI_Datatype recvtype;
+    int root;
+    MPI_Comm comm;
+} Scatterv_init_c_args_t;
+
+static int start_Scatterv_init_c(const void *args, MPI_Request *out)
+{
+    const Scatterv_init_c_args_t *a = args;
+    return PMPI_Iscatterv_c(a->sendbuf, a->sendcounts, a->displs, a->sendtype, a->recvbuf,
+                            a->recvcount, a->recvtype, a->root, a->comm, out);
+}
+
+int PMPI_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         MPI_Info info, MPI_Request* request)
+{
+    Scatterv_init_c_args_t a = {sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                recvtype, root, comm};
+    return om_persistent_init(comm, start_Scatterv_init_c, &a, sizeof(a), info, request,
+                              "MPI_Scatterv_init_c");
+}
+OM_ALIAS(Scatterv_init_c)
+
+typedef struct {
+    const void* sendbuf;
+    int sendcount;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    int recvcount;
+    MPI_Datatype recvtype;
+    MPI_Comm comm;
+} Allgather_init_args_t;
+
+static int start_Allgather_init(const void *args, MPI_Request *out)
+{
+    const Allgather_init_args_t *a = args;
+    return PMPI_Iallgather(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                           a->recvtype, a->comm, out);
+}
+
+int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request* request)
+{
+    Allgather_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                               comm};
+    return om_persistent_init(comm, start_Allgather_init, &a, sizeof(a), info, request,
+                              "MPI_Allgather_init");
+}
+OM_ALIAS(Allgather_init)
+
+typedef struct {
+    const void* sendbuf;
+    MPI_Count sendcount;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    MPI_Count recvcount;
+    MPI_Datatype recvtype;
+    MPI_Comm comm;
+} Allgather_init_c_args_t;
+
+static int start_Allgather_init_c(const void *args, MPI_Request *out)
+{
+    const Allgather_init_c_args_t *a = args;
+    return PMPI_Iallgather_c(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                             a->recvtype, a->comm, out);
+}
+
+int PMPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                          MPI_Comm comm, MPI_Info info, MPI_Request* request)
+{
+    Allgather_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 comm};
+    return om_persistent_init(comm, start_Allgather_init_c, &a, sizeof(a), info, request,
+                              "MPI_Allgather_init_c");
+}
+OM_ALIAS(Allgather_init_c)
+
+typedef struct {
+    const void* sendbuf;
+    int sendcount;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    const int *recvcounts;
+    const int *displs;
+    MPI_Datatype recvtype;
+    MPI_Comm comm;
+} Allgatherv_init_args_t;
+
+static int start_Allgatherv_init(const void *args, MPI_Request *out)
+{
+    const Allgatherv_init_args_t *a = args;
+    return PMPI_Iallgatherv(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcounts,
+                            a->displs, a->recvtype, a->comm, out);
+}
+
+int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void* recvbuf, const int recvcounts[], const int displs[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                         MPI_Request* request)
+{
+    Allgatherv_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                recvtype, comm};
+    return om_persistent_init(comm, start_Allgatherv_init, &a, sizeof(a), info, request,
+                              "MPI_Allgatherv_init");
+}
+OM_ALIAS(Allgatherv_init)
+
+typedef struct {
+    const void* sendbuf;
+    MPI_Count sendcount;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    const MPI_Count *recvcounts;
+    const MPI_Aint *displs;
+    MPI_Datatype recvtype;
+    MPI_Comm comm;
+} Allgatherv_init_c_args_t;
+
+static int start_Allgatherv_init_c(const void *args, MPI_Request *out)
+{
+    const Allgatherv_init_c_args_t *a = args;
+    return PMPI_Iallgatherv_c(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcounts,
+                              a->displs, a->recvtype, a->comm, out);
+}
+
+int PMPI_Allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                           MPI_Request* request)
+{
+    Allgatherv_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, comm};
+    return om_persistent_init(comm, start_Allgatherv_init_c, &a, sizeof(a), info, request,
+                              "MPI_Allgatherv_init_c");
+}
+OM_ALIAS(Allgatherv_init_c)
+
+typedef struct {
+    const void* sendbuf;
+    int sendcount;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    int recvcount;
+    MPI_Datatype recvtype;
+    MPI_Comm comm;
+} Alltoall_init_args_t;
+
+static int start_Alltoall_init(const void *args, MPI_Request *out)
+{
+    const Alltoall_init_args_t *a = args;
+    return PMPI_Ialltoall(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                          a->recvtype, a->comm, out);
+}
+
+int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request* request)
+{
+    Alltoall_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm};
+    return om_persistent_init(comm, start_Alltoall_init, &a, sizeof(a), info, request,
+                              "MPI_Alltoall_init");
+}
+OM_ALIAS(Alltoall_init)
+
+typedef struct {
+    const void* sendbuf;
+    MPI_Count sendcount;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    MPI_Count recvcount;
+    MPI_Datatype recvtype;
+    MPI_Comm comm;
+} Alltoall_init_c_args_t;
+
+static int start_Alltoall_init_c(const void *args, MPI_Request *out)
+{
+    const Alltoall_init_c_args_t *a = args;
+    return PMPI_Ialltoall_c(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                            a->recvtype, a->comm, out);
+}
+
+int PMPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, MPI_Request* request)
+{
+    Alltoall_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                comm};
+    return om_persistent_init(comm, start_Alltoall_init_c, &a, sizeof(a), info, request,
+                              "MPI_Alltoall_init_c");
+}
+OM_ALIAS(Alltoall_init_c)
+
+typedef struct {
+    const void* sendbuf;
+    const int *sendcounts;
+    const int *sdispls;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    const int *recvcounts;
+    const int *rdispls;
+    MPI_Datatype recvtype;
+    MPI_Comm comm;
+} Alltoallv_init_args_t;
+
+static int start_Alltoallv_init(const void *args, MPI_Request *out)
+{
+    const Alltoallv_init_args_t *a = args;
+    return PMPI_Ialltoallv(a->sendbuf, a->sendcounts, a->sdispls, a->sendtype, a->recvbuf,
+                           a->recvcounts, a->rdispls, a->recvtype, a->comm, out);
+}
+
+int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request* request)
+{
+    Alltoallv_init_args_t a = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                               rdispls, recvtype, comm};
+    return om_persistent_init(comm, start_Alltoallv_init, &a, sizeof(a), info, request,
+                              "MPI_Alltoallv_init");
+}
+OM_ALIAS(Alltoallv_init)
+
+typedef struct {
+    const void* sendbuf;
+    const MPI_Count *sendcounts;
+    const MPI_Aint *sdispls;
+    MPI_Datatype sendtype;
+    void* recvbuf;
+    const MPI_Count *recvcounts;
+    const MPI_Aint *rdispls;
+    MPI_Datatype recvtype;
+    MPI_Comm comm;
+} Alltoallv_init_c_args_t;
+
+static int start_Alltoallv_init_c(const void *args, MPI_Request *out)
+{
+    const Alltoallv_init_c_args_t *a = args;
+    return PMPI_Ialltoallv_c(a->sendbuf, a->sendcounts, a->sdispls, a->sendtype, a->recvbuf,
+                             a->recvcounts, a->rdispls, a->recvtype, a->comm, out);
+}
+
+int PMPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          MPI_Request* request)
+{
+    Alltoallv_init_c_args_t a = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                 rdispls, recvtype, comm};
+    return om_persistent_init(comm, start_Alltoallv_init_c, &a, sizeof(a), info, request,
+                              "MPI_Alltoallv_init_c");
+}
+OM_ALIAS(Alltoallv_init_c)
+
+typedef struct {
+    const void* sendbuf;
+    const int *sendcounts;
+    const int *sdispls;
+    const MPI_Datatype *sendtypes;
+    void* recvbuf;
+    const int *recvcounts;
+    const int *rdispls;
+    const MPI_Datatype *recvtypes;
+    MPI_Comm comm;
+} Alltoallw_init_args_t;
+
+static int start_Alltoallw_init(const void *args, MPI_Request *out)
+{
+    const Alltoallw_init_args_t *a = args;
+    return PMPI_Ialltoallw(a->sendbuf, a->sendcounts, a->sdispls, a->sendtypes, a->recvbuf,
+                           a->recvcounts, a->rdispls, a->recvtypes, a->comm, out);
+}
+
+int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Info info, MPI_Request* request)
+{
+    Alltoallw_init_args_t a = {sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                               rdispls, recvtypes, comm};
+    return om_persistent_init(comm, start_Alltoallw_init, &a, sizeof(a), info, request,
+                              "MPI_Alltoallw_init");
+}
+OM_ALIAS(Alltoallw_init)
+
+typedef struct {
+    const void* sendbuf;
+    const MPI_Count *sendcounts;
+    const MPI_Aint *sdispls;
+    const MPI_Datatype *sendtypes;
+    void* recvbuf;
+    const MPI_Count *recvcounts;
+    const MPI_Aint *rdispls;
+    const MPI_Datatype *recvtypes;
+    MPI_Comm comm;
+} Alltoallw_init_c_args_t;
+
+static int start_Alltoallw_init_c(const void *args, MPI_Request *out)
+{
+    const Alltoallw_init_c_args_t *a = args;
+    return PMPI_Ialltoallw_c(a->sendbuf, a->sendcounts, a->sdispls, a->sendtypes, a->recvbuf,
+                             a->recvcounts, a->rdispls, a->recvtypes, a->comm, out);
+}
+
+int PMPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                          void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                          MPI_Request* request)
+{
+    Alltoallw_init_c_args_t a = {sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                 rdispls, recvtypes, comm};
+    return om_persistent_init(comm, start_Alltoallw_init_c, &a, sizeof(a), info, request,
+                              "MPI_Alltoallw_init_c");
+}
+OM_ALIAS(Alltoallw_init_c)
