@@ -185,6 +185,7 @@ struct MPI_ABI_Request {   /* om_req_new sets every field but done_status: add n
     int            (*finish)(struct MPI_ABI_Request *r);
     void            *fctx;
     struct om_pcoll *pcoll;      /* a persistent collective's call (persist_move.c) */
+    struct om_greq  *greq;       /* a generalized request's functions (grequest.c) */
     struct MPI_ABI_Request *next_free;
 };
 
@@ -438,9 +439,27 @@ static inline struct MPI_ABI_Request *om_req_new(enum om_req_kind kind, MPI_Comm
     r->finish = NULL;
     r->fctx = NULL;
     r->pcoll = NULL;
+    r->greq = NULL;
     r->next_free = NULL;
     return r;
 }
+
+/* Generalized requests (grequest.c): the program's functions, and where
+ * the request stands (threads may complete and free it at once). */
+enum { OM_GREQ_ACTIVE, OM_GREQ_DONE, OM_GREQ_FREED /* freed before done: done frees it */ };
+struct om_greq {
+    MPI_Grequest_query_function  *query;
+    MPI_Grequest_free_function   *free_fn;
+    MPI_Grequest_cancel_function *cancel;
+    void                         *extra;
+    _Atomic int                   state;
+};
+/* Its free function, then the record (om_req_free calls it). */
+void om_greq_release(struct MPI_ABI_Request *r);
+/* Complete r (blocking when wait, progressing ordo meanwhile): 1 once its
+ * query function filled done_status, 0 while MPI_Grequest_complete has
+ * not been called. */
+int om_greq_advance(struct MPI_ABI_Request *r, int wait);
 
 static inline void om_req_free(struct MPI_ABI_Request *r)
 {
@@ -454,6 +473,8 @@ static inline void om_req_free(struct MPI_ABI_Request *r)
         om_type_release(r->utype);
     if (r->pcoll)
         free(r->pcoll);
+    if (r->greq)
+        om_greq_release(r);
     r->magic = OM_MAGIC_DEAD;
     int locked = om_free_reqs_take();
     r->next_free = om_free_reqs;

@@ -1,6 +1,7 @@
 /* MPI on ordo: requests and their completion (wait, test and their any /
  * some / all forms, cancel, persistent starts), and statuses. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,8 @@ static int advance(struct MPI_ABI_Request *r, int wait)
 {
     if (r->completed)
         return 1;
+    if (r->greq)
+        return om_greq_advance(r, wait);
     ordo_status_t st2 = ORDO_OK;
     if (r->or2) {
         if (wait) {
@@ -511,6 +514,14 @@ int PMPI_Request_free(MPI_Request *request)
     if (!r)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, "MPI_Request_free",
                              "not a request");
+    if (r->greq) {
+        /* not yet complete: MPI_Grequest_complete frees it */
+        int active = OM_GREQ_ACTIVE;
+        if (atomic_compare_exchange_strong(&r->greq->state, &active, OM_GREQ_FREED)) {
+            *request = MPI_REQUEST_NULL;
+            return MPI_SUCCESS;
+        }
+    }
     if (r->or_ || (r->persistent && r->active)) {
         /* MPI lets the operation go on; it completes here, then goes */
         om_req_complete(r, 1, NULL);
@@ -526,6 +537,12 @@ int PMPI_Cancel(MPI_Request *request)
     struct MPI_ABI_Request *r = request ? req_of(*request) : NULL;
     if (!r)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, "MPI_Cancel", "not a request");
+    if (r->greq) {   /* the program's to cancel, told whether it completed */
+        int rc = r->greq->cancel(r->greq->extra,
+                                 atomic_load(&r->greq->state) == OM_GREQ_DONE);
+        return rc == MPI_SUCCESS ? rc : om_comm_error(MPI_COMM_SELF, rc, "MPI_Cancel",
+                                                      "the cancel function failed");
+    }
     /* a send cannot be cancelled here: it completes normally, and
      * MPI_Test_cancelled says so (MPI allows either) */
     if (r->kind == OM_REQ_RECV && r->or_)

@@ -688,18 +688,6 @@ int PMPI_Get_hw_resource_info(MPI_Info* hw_info)
 }
 OM_ALIAS(Get_hw_resource_info)
 
-int PMPI_Grequest_complete(MPI_Request request)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Grequest_complete");
-}
-OM_ALIAS(Grequest_complete)
-
-int PMPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Grequest_free_function* free_fn, MPI_Grequest_cancel_function* cancel_fn, void* extra_state, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Grequest_start");
-}
-OM_ALIAS(Grequest_start)
-
 int PMPI_Group_from_session_pset(MPI_Session session, const char* pset_name, MPI_Group* newgroup)
 {
     return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Group_from_session_pset");

@@ -259,6 +259,77 @@ static void derived(void)
         CHECK(back[i][1] == 10 * i + 2 + me && back[i][0] == 0 && back[i][2] == 0);
 }
 
+/* A generalized request's state: what its functions were called with. */
+typedef struct greq_state {
+    int queries, frees, cancels, cancel_complete;
+} greq_state_t;
+
+static int greq_query(void *extra, MPI_Status *status)
+{
+    greq_state_t *g = extra;
+    g->queries++;
+    status->MPI_SOURCE = 3;
+    status->MPI_TAG = 7;
+    MPI_Status_set_elements(status, MPI_INT, 5);
+    MPI_Status_set_cancelled(status, 0);
+    return MPI_SUCCESS;
+}
+
+static int greq_free(void *extra)
+{
+    ((greq_state_t *)extra)->frees++;
+    return MPI_SUCCESS;
+}
+
+static int greq_cancel(void *extra, int complete)
+{
+    greq_state_t *g = extra;
+    g->cancels++;
+    g->cancel_complete = complete;
+    return MPI_SUCCESS;
+}
+
+static void generalized(void)
+{
+    greq_state_t g = {0};
+    MPI_Request r;
+    OK(MPI_Grequest_start(greq_query, greq_free, greq_cancel, &g, &r));
+    int flag = 1;
+    OK(MPI_Test(&r, &flag, MPI_STATUS_IGNORE));
+    CHECK(!flag && g.queries == 0);   /* the program has not completed it */
+    OK(MPI_Cancel(&r));
+    CHECK(g.cancels == 1 && g.cancel_complete == 0);
+    OK(MPI_Grequest_complete(r));
+    MPI_Status st;
+    OK(MPI_Wait(&r, &st));
+    int n = 0;
+    OK(MPI_Get_count(&st, MPI_INT, &n));
+    CHECK(r == MPI_REQUEST_NULL && st.MPI_SOURCE == 3 && st.MPI_TAG == 7 && n == 5);
+    CHECK(g.queries == 1 && g.frees == 1);
+
+    /* freed before it completes: its free function runs at completion */
+    greq_state_t h = {0};
+    OK(MPI_Grequest_start(greq_query, greq_free, greq_cancel, &h, &r));
+    MPI_Request keep = r;
+    OK(MPI_Request_free(&r));
+    CHECK(r == MPI_REQUEST_NULL && h.frees == 0);
+    OK(MPI_Grequest_complete(keep));
+    CHECK(h.frees == 1);
+
+    /* among others in a Waitall */
+    greq_state_t k = {0};
+    MPI_Request two[2];
+    OK(MPI_Grequest_start(greq_query, greq_free, greq_cancel, &k, &two[0]));
+    OK(MPI_Grequest_complete(two[0]));
+    int x = me, y = -1;
+    OK(MPI_Irecv(&y, 1, MPI_INT, 0, 11, MPI_COMM_SELF, &two[1]));
+    OK(MPI_Send(&x, 1, MPI_INT, 0, 11, MPI_COMM_SELF));
+    MPI_Status sts[2];
+    OK(MPI_Waitall(2, two, sts));
+    CHECK(y == me && sts[0].MPI_TAG == 7 && k.queries == 1 && k.frees == 1);
+    CHECK(class_of(MPI_Grequest_complete(MPI_REQUEST_NULL)) == MPI_ERR_REQUEST);
+}
+
 int main(int argc, char **argv)
 {
     mpi_test_init(&argc, &argv);
@@ -266,6 +337,7 @@ int main(int argc, char **argv)
     int paired = peer < np;
 
     MPI_Comm_split(MPI_COMM_WORLD, paired, me, &pairs);
+    generalized();
     if (paired) {
         modes();
         synchronous();
