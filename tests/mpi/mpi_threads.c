@@ -3,8 +3,11 @@
  * the shared free list and gives it back (immediate sends and receives,
  * the sends done at once that share one completed request, waits one by
  * one and all together, blocking receives, persistent requests), and the
- * data arrives intact.  Run under ThreadSanitizer too (label threads). */
+ * data arrives intact; a generalized request completed by one thread
+ * while another waits for it.  Run under ThreadSanitizer too (label
+ * threads). */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "mpi_harness.h"
@@ -68,6 +71,37 @@ static void *worker(void *arg)
     return NULL;
 }
 
+static _Atomic int greq_queries, greq_frees;
+static int greq_payload;   /* written before Grequest_complete, read after the wait */
+
+static int gq(void *extra, MPI_Status *st)
+{
+    (void)extra;
+    greq_queries++;
+    st->MPI_TAG = greq_payload;
+    return MPI_SUCCESS;
+}
+
+static int gf(void *extra)
+{
+    (void)extra;
+    greq_frees++;
+    return MPI_SUCCESS;
+}
+
+static int gc(void *extra, int complete)
+{
+    (void)extra, (void)complete;
+    return MPI_SUCCESS;
+}
+
+static void *completer(void *arg)
+{
+    greq_payload = 42;
+    MPI_Grequest_complete(*(MPI_Request *)arg);
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     int provided = mpi_test_init_thread(&argc, &argv, MPI_THREAD_MULTIPLE);
@@ -85,6 +119,17 @@ int main(int argc, char **argv)
                 fprintf(stderr, "[rank %d] thread %d: %d failure(s)\n", me, i, w[i].bad);
             failures += w[i].bad;
         }
+    }
+    if (provided == MPI_THREAD_MULTIPLE) {
+        MPI_Request g, copy;
+        OK(MPI_Grequest_start(gq, gf, gc, NULL, &g));
+        copy = g;
+        pthread_t t;
+        CHECK(pthread_create(&t, NULL, completer, &copy) == 0);
+        MPI_Status st;
+        OK(MPI_Wait(&g, &st));
+        pthread_join(t, NULL);
+        CHECK(st.MPI_TAG == 42 && greq_queries == 1 && greq_frees == 1);
     }
     return mpi_test_report("mpi_threads");
 }
