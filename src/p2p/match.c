@@ -91,8 +91,11 @@ static p2p_msg_t *msg_keep(const p2p_msg_t *m)
     if (keep_desc) {
         p->bounces_held++;
     } else {
-        if (ordo_tl_am_copy(ordo_iface_of(m->src), m->desc, k->inline_data, m->data,
-                            sizeof(p2p_hdr_t), m->datalen) != ORDO_OK) {
+        if (!m->desc) {
+            if (m->datalen)
+                memcpy(k->inline_data, m->data, m->datalen);
+        } else if (ordo_tl_am_copy(ordo_iface_of(m->src), m->desc, k->inline_data, m->data,
+                                   sizeof(p2p_hdr_t), m->datalen) != ORDO_OK) {
             /* its sender stopped writing it part way: kept where it is, so
              * the receive it matches fails as the copy does again */
             p->bounces_held++;

@@ -532,8 +532,12 @@ void p2p_deliver(p2p_req_t *r, p2p_msg_t *m)
     r->super.info.msg_length = m->len;
     r->deliver = ORDO_MIN(m->len, r->len);
     if (m->proto == PROTO_SHORT || m->proto == PROTO_EAGER) {
-        ordo_status_t st = ordo_tl_am_copy(ordo_iface_of(m->src), m->desc, r->buf, m->data,
-                                           sizeof(p2p_hdr_t), r->deliver);
+        ordo_status_t st = ORDO_OK;
+        if (m->desc)   /* a bounce buffer, which may still be filling */
+            st = ordo_tl_am_copy(ordo_iface_of(m->src), m->desc, r->buf, m->data,
+                                 sizeof(p2p_hdr_t), r->deliver);
+        else if (r->deliver)
+            memcpy(r->buf, m->data, r->deliver);
         recv_finish(r, st);
         return;
     }
