@@ -47,10 +47,24 @@ int om_coll_bytes(MPI_Comm comm, const void *buf, MPI_Count count, MPI_Datatype 
                   struct MPI_ABI_Datatype **t_p, const char *func);
 
 /* Persistent collectives (persist_move.c): an init call keeps its
- * arguments and the function that starts the immediate form with them. */
+ * arguments, copies of its arrays, and the function that starts the
+ * immediate form with them. */
 typedef int (*om_pcoll_start_t)(const void *args, MPI_Request *out);
+enum { OM_PKEEP_MAX = 8 };
+typedef struct om_pkeep {
+    int   n, failed;
+    void *blocks[OM_PKEEP_MAX];
+} om_pkeep_t;
+/* How long an array is: one entry per member (ALL), per member at the
+ * root alone (ROOT), per neighbour sent to (OUT) or received from (IN). */
+enum { OM_PSIDE_ALL, OM_PSIDE_ROOT, OM_PSIDE_OUT, OM_PSIDE_IN };
+/* A copy of arr (elem bytes an entry) kept in keep, or arr itself where
+ * nothing is to copy (NULL, no entries; keep->failed when out of memory). */
+const void *om_pcoll_keep(om_pkeep_t *keep, MPI_Comm comm, const void *arr, size_t elem,
+                          int side, int root);
 int om_persistent_init(MPI_Comm comm, om_pcoll_start_t start, const void *args, size_t len,
-                       MPI_Info info, MPI_Request *request, const char *func);
+                       om_pkeep_t *keep, MPI_Info info, MPI_Request *request,
+                       const char *func);
 
 #define COLL_COMM(c, comm, func)                                                  \
     if (!om_ready(func))                                                          \

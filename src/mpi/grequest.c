@@ -69,10 +69,11 @@ int om_greq_advance(struct MPI_ABI_Request *r, int wait)
     return 1;
 }
 
-void om_greq_release(struct MPI_ABI_Request *r)
+int om_greq_release(struct MPI_ABI_Request *r)
 {
     struct om_greq *g = r->greq;
     r->greq = NULL;
-    g->free_fn(g->extra);
+    int rc = g->free_fn(g->extra);
     free(g);
+    return rc;
 }

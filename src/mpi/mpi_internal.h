@@ -444,6 +444,9 @@ static inline struct MPI_ABI_Request *om_req_new(enum om_req_kind kind, MPI_Comm
     return r;
 }
 
+/* A persistent collective's record, with its copied arrays (persist_move.c). */
+void om_pcoll_free(struct om_pcoll *p);
+
 /* Generalized requests (grequest.c): the program's functions, and where
  * the request stands (threads may complete and free it at once). */
 enum { OM_GREQ_ACTIVE, OM_GREQ_DONE, OM_GREQ_FREED /* freed before done: done frees it */ };
@@ -454,8 +457,9 @@ struct om_greq {
     void                         *extra;
     _Atomic int                   state;
 };
-/* Its free function, then the record (om_req_free calls it). */
-void om_greq_release(struct MPI_ABI_Request *r);
+/* Its free function, then the record; what the function returned (the
+ * request's completion reports it; om_req_free calls it otherwise). */
+int om_greq_release(struct MPI_ABI_Request *r);
 /* Complete r (blocking when wait, progressing ordo meanwhile): 1 once its
  * query function filled done_status, 0 while MPI_Grequest_complete has
  * not been called. */
@@ -472,7 +476,7 @@ static inline void om_req_free(struct MPI_ABI_Request *r)
     if (r->utype)
         om_type_release(r->utype);
     if (r->pcoll)
-        free(r->pcoll);
+        om_pcoll_free(r->pcoll);
     if (r->greq)
         om_greq_release(r);
     r->magic = OM_MAGIC_DEAD;
@@ -487,6 +491,7 @@ static inline void om_req_free(struct MPI_ABI_Request *r)
 int om_req_complete(struct MPI_ABI_Request *r, int wait, MPI_Status *status);
 /* Start a persistent collective's call: the immediate form's request. */
 int om_pcoll_run(const struct om_pcoll *p, MPI_Request *op);
+
 
 /* Receives are posted under this lock at MPI_THREAD_MULTIPLE, so a
  * matched probe's receive takes the message it found (no other thread's

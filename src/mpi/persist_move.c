@@ -1,10 +1,11 @@
 /* MPI on ordo: persistent collectives (MPI-4's *_init), the data-moving
  * ones here, the reductions and neighbourhood ones in persist_reduce.c.
- * An init call keeps its arguments (buffers and arrays by reference, as
- * the standard lets it: the program keeps them until the request is
- * freed); each MPI_Start runs the immediate form with them and the
- * persistent request takes over what that started (request.c).  Errors
- * in the arguments surface at MPI_Start. */
+ * An init call keeps its arguments: buffers by reference (the program
+ * keeps them until the request is freed), count, displacement and type
+ * arrays copied (programs reuse theirs, as mpi4py does); each MPI_Start
+ * runs the immediate form with them and the persistent request takes over
+ * what that started (request.c).  Errors in the arguments surface at
+ * MPI_Start. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,28 +13,80 @@
 
 struct om_pcoll {
     om_pcoll_start_t start;
-    size_t           len;
+    om_pkeep_t       keep;         /* the copied arrays */
     _Alignas(max_align_t) char args[];
 };
 
-int om_persistent_init(MPI_Comm comm, om_pcoll_start_t start, const void *args, size_t len,
-                       MPI_Info info, MPI_Request *request, const char *func)
+const void *om_pcoll_keep(om_pkeep_t *keep, MPI_Comm comm, const void *arr, size_t elem,
+                          int side, int root)
 {
-    COLL_COMM(c, comm, func);
-    (void)c;
+    struct MPI_ABI_Comm *c = om_comm(comm);
+    if (!arr || !c)
+        return arr;
+    int n = c->group->size;
+    if (side == OM_PSIDE_ROOT) {
+        n = c->group->rank == root ? n : 0;   /* read at the root alone */
+    } else if (side != OM_PSIDE_ALL) {
+        int nin = 0, nout = 0;
+        const int *in, *out;
+        if (c->graph)
+            om_graph_neighbors(c, &nin, &in, &nout, &out);
+        else if (c->cart)
+            nin = nout = 2 * c->cart->ndims;
+        n = side == OM_PSIDE_IN ? nin : nout;
+    }
+    if (n <= 0)
+        return arr;
+    void *copy = keep->n < OM_PKEEP_MAX ? malloc(elem * (size_t)n) : NULL;
+    if (!copy) {
+        keep->failed = 1;
+        return arr;
+    }
+    memcpy(copy, arr, elem * (size_t)n);
+    keep->blocks[keep->n++] = copy;
+    return copy;
+}
+
+static void keep_free(om_pkeep_t *keep)
+{
+    for (int i = 0; i < keep->n; i++)
+        free(keep->blocks[i]);
+    keep->n = 0;
+}
+
+void om_pcoll_free(struct om_pcoll *p)
+{
+    keep_free(&p->keep);
+    free(p);
+}
+
+int om_persistent_init(MPI_Comm comm, om_pcoll_start_t start, const void *args, size_t len,
+                       om_pkeep_t *keep, MPI_Info info, MPI_Request *request, const char *func)
+{
+    om_pkeep_t none = {0};
+    if (!keep)
+        keep = &none;
+    if (!om_ready(func))
+        return MPI_ERR_OTHER;
+    if (!om_comm(comm)) {
+        keep_free(keep);
+        return om_comm_error(comm, MPI_ERR_COMM, func, "not a communicator");
+    }
     (void)info;   /* no hint changes how ordo runs a collective */
-    if (!request)
+    if (!request) {
+        keep_free(keep);
         return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
-    struct MPI_ABI_Request *r = om_req_new(OM_REQ_COLL, comm);
-    struct om_pcoll *p = malloc(sizeof(*p) + len);
-    if (!r || !p) {
-        free(p);
+    }
+    struct MPI_ABI_Request *r = keep->failed ? NULL : om_req_new(OM_REQ_COLL, comm);
+    struct om_pcoll *p = r ? malloc(sizeof(*p) + len) : NULL;
+    if (!p) {
         if (r)
             om_req_free(r);
+        keep_free(keep);
         return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
     }
     p->start = start;
-    p->len = len;
+    p->keep = *keep;
     memcpy(p->args, args, len);
     r->persistent = 1;
     r->pcoll = p;
@@ -59,7 +112,7 @@ static int start_Barrier_init(const void *args, MPI_Request *out)
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     Barrier_init_args_t a = {comm};
-    return om_persistent_init(comm, start_Barrier_init, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Barrier_init, &a, sizeof(a), NULL, info, request,
                               "MPI_Barrier_init");
 }
 OM_ALIAS(Barrier_init)
@@ -82,7 +135,7 @@ int PMPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MP
                     MPI_Info info, MPI_Request* request)
 {
     Bcast_init_args_t a = {buffer, count, datatype, root, comm};
-    return om_persistent_init(comm, start_Bcast_init, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Bcast_init, &a, sizeof(a), NULL, info, request,
                               "MPI_Bcast_init");
 }
 OM_ALIAS(Bcast_init)
@@ -105,7 +158,7 @@ int PMPI_Bcast_init_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int 
                       MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     Bcast_init_c_args_t a = {buffer, count, datatype, root, comm};
-    return om_persistent_init(comm, start_Bcast_init_c, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Bcast_init_c, &a, sizeof(a), NULL, info, request,
                               "MPI_Bcast_init_c");
 }
 OM_ALIAS(Bcast_init_c)
@@ -134,7 +187,7 @@ int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
 {
     Gather_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                             comm};
-    return om_persistent_init(comm, start_Gather_init, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Gather_init, &a, sizeof(a), NULL, info, request,
                               "MPI_Gather_init");
 }
 OM_ALIAS(Gather_init)
@@ -163,7 +216,7 @@ int PMPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype se
 {
     Gather_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                               comm};
-    return om_persistent_init(comm, start_Gather_init_c, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Gather_init_c, &a, sizeof(a), NULL, info, request,
                               "MPI_Gather_init_c");
 }
 OM_ALIAS(Gather_init_c)
@@ -193,7 +246,11 @@ int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
 {
     Gatherv_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                              root, comm};
-    return om_persistent_init(comm, start_Gatherv_init, &a, sizeof(a), info, request,
+    om_pkeep_t keep = {0};
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_ROOT,
+                                 root);
+    a.displs = om_pcoll_keep(&keep, comm, displs, sizeof(*displs), OM_PSIDE_ROOT, root);
+    return om_persistent_init(comm, start_Gatherv_init, &a, sizeof(a), &keep, info, request,
                               "MPI_Gatherv_init");
 }
 OM_ALIAS(Gatherv_init)
@@ -224,7 +281,11 @@ int PMPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype s
 {
     Gatherv_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                recvtype, root, comm};
-    return om_persistent_init(comm, start_Gatherv_init_c, &a, sizeof(a), info, request,
+    om_pkeep_t keep = {0};
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_ROOT,
+                                 root);
+    a.displs = om_pcoll_keep(&keep, comm, displs, sizeof(*displs), OM_PSIDE_ROOT, root);
+    return om_persistent_init(comm, start_Gatherv_init_c, &a, sizeof(a), &keep, info, request,
                               "MPI_Gatherv_init_c");
 }
 OM_ALIAS(Gatherv_init_c)
@@ -253,7 +314,7 @@ int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
 {
     Scatter_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                              comm};
-    return om_persistent_init(comm, start_Scatter_init, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Scatter_init, &a, sizeof(a), NULL, info, request,
                               "MPI_Scatter_init");
 }
 OM_ALIAS(Scatter_init)
@@ -282,7 +343,7 @@ int PMPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype s
 {
     Scatter_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                comm};
-    return om_persistent_init(comm, start_Scatter_init_c, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Scatter_init_c, &a, sizeof(a), NULL, info, request,
                               "MPI_Scatter_init_c");
 }
 OM_ALIAS(Scatter_init_c)
@@ -313,7 +374,11 @@ int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int di
 {
     Scatterv_init_args_t a = {sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                               recvtype, root, comm};
-    return om_persistent_init(comm, start_Scatterv_init, &a, sizeof(a), info, request,
+    om_pkeep_t keep = {0};
+    a.sendcounts = om_pcoll_keep(&keep, comm, sendcounts, sizeof(*sendcounts), OM_PSIDE_ROOT,
+                                 root);
+    a.displs = om_pcoll_keep(&keep, comm, displs, sizeof(*displs), OM_PSIDE_ROOT, root);
+    return om_persistent_init(comm, start_Scatterv_init, &a, sizeof(a), &keep, info, request,
                               "MPI_Scatterv_init");
 }
 OM_ALIAS(Scatterv_init)
@@ -344,7 +409,11 @@ int PMPI_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
 {
     Scatterv_init_c_args_t a = {sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                 recvtype, root, comm};
-    return om_persistent_init(comm, start_Scatterv_init_c, &a, sizeof(a), info, request,
+    om_pkeep_t keep = {0};
+    a.sendcounts = om_pcoll_keep(&keep, comm, sendcounts, sizeof(*sendcounts), OM_PSIDE_ROOT,
+                                 root);
+    a.displs = om_pcoll_keep(&keep, comm, displs, sizeof(*displs), OM_PSIDE_ROOT, root);
+    return om_persistent_init(comm, start_Scatterv_init_c, &a, sizeof(a), &keep, info, request,
                               "MPI_Scatterv_init_c");
 }
 OM_ALIAS(Scatterv_init_c)
@@ -372,7 +441,7 @@ int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
 {
     Allgather_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                comm};
-    return om_persistent_init(comm, start_Allgather_init, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Allgather_init, &a, sizeof(a), NULL, info, request,
                               "MPI_Allgather_init");
 }
 OM_ALIAS(Allgather_init)
@@ -400,7 +469,7 @@ int PMPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype
 {
     Allgather_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                  comm};
-    return om_persistent_init(comm, start_Allgather_init_c, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Allgather_init_c, &a, sizeof(a), NULL, info, request,
                               "MPI_Allgather_init_c");
 }
 OM_ALIAS(Allgather_init_c)
@@ -430,7 +499,10 @@ int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendty
 {
     Allgatherv_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                 recvtype, comm};
-    return om_persistent_init(comm, start_Allgatherv_init, &a, sizeof(a), info, request,
+    om_pkeep_t keep = {0};
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_ALL, 0);
+    a.displs = om_pcoll_keep(&keep, comm, displs, sizeof(*displs), OM_PSIDE_ALL, 0);
+    return om_persistent_init(comm, start_Allgatherv_init, &a, sizeof(a), &keep, info, request,
                               "MPI_Allgatherv_init");
 }
 OM_ALIAS(Allgatherv_init)
@@ -460,7 +532,10 @@ int PMPI_Allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatyp
 {
     Allgatherv_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                   recvtype, comm};
-    return om_persistent_init(comm, start_Allgatherv_init_c, &a, sizeof(a), info, request,
+    om_pkeep_t keep = {0};
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_ALL, 0);
+    a.displs = om_pcoll_keep(&keep, comm, displs, sizeof(*displs), OM_PSIDE_ALL, 0);
+    return om_persistent_init(comm, start_Allgatherv_init_c, &a, sizeof(a), &keep, info, request,
                               "MPI_Allgatherv_init_c");
 }
 OM_ALIAS(Allgatherv_init_c)
@@ -487,7 +562,7 @@ int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype
                        MPI_Request* request)
 {
     Alltoall_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm};
-    return om_persistent_init(comm, start_Alltoall_init, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Alltoall_init, &a, sizeof(a), NULL, info, request,
                               "MPI_Alltoall_init");
 }
 OM_ALIAS(Alltoall_init)
@@ -515,7 +590,7 @@ int PMPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype 
 {
     Alltoall_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 comm};
-    return om_persistent_init(comm, start_Alltoall_init_c, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Alltoall_init_c, &a, sizeof(a), NULL, info, request,
                               "MPI_Alltoall_init_c");
 }
 OM_ALIAS(Alltoall_init_c)
@@ -546,7 +621,12 @@ int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int s
 {
     Alltoallv_init_args_t a = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                rdispls, recvtype, comm};
-    return om_persistent_init(comm, start_Alltoallv_init, &a, sizeof(a), info, request,
+    om_pkeep_t keep = {0};
+    a.sendcounts = om_pcoll_keep(&keep, comm, sendcounts, sizeof(*sendcounts), OM_PSIDE_ALL, 0);
+    a.sdispls = om_pcoll_keep(&keep, comm, sdispls, sizeof(*sdispls), OM_PSIDE_ALL, 0);
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_ALL, 0);
+    a.rdispls = om_pcoll_keep(&keep, comm, rdispls, sizeof(*rdispls), OM_PSIDE_ALL, 0);
+    return om_persistent_init(comm, start_Alltoallv_init, &a, sizeof(a), &keep, info, request,
                               "MPI_Alltoallv_init");
 }
 OM_ALIAS(Alltoallv_init)
@@ -578,7 +658,12 @@ int PMPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
 {
     Alltoallv_init_c_args_t a = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                  rdispls, recvtype, comm};
-    return om_persistent_init(comm, start_Alltoallv_init_c, &a, sizeof(a), info, request,
+    om_pkeep_t keep = {0};
+    a.sendcounts = om_pcoll_keep(&keep, comm, sendcounts, sizeof(*sendcounts), OM_PSIDE_ALL, 0);
+    a.sdispls = om_pcoll_keep(&keep, comm, sdispls, sizeof(*sdispls), OM_PSIDE_ALL, 0);
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_ALL, 0);
+    a.rdispls = om_pcoll_keep(&keep, comm, rdispls, sizeof(*rdispls), OM_PSIDE_ALL, 0);
+    return om_persistent_init(comm, start_Alltoallv_init_c, &a, sizeof(a), &keep, info, request,
                               "MPI_Alltoallv_init_c");
 }
 OM_ALIAS(Alltoallv_init_c)
@@ -609,7 +694,14 @@ int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int s
 {
     Alltoallw_init_args_t a = {sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                rdispls, recvtypes, comm};
-    return om_persistent_init(comm, start_Alltoallw_init, &a, sizeof(a), info, request,
+    om_pkeep_t keep = {0};
+    a.sendcounts = om_pcoll_keep(&keep, comm, sendcounts, sizeof(*sendcounts), OM_PSIDE_ALL, 0);
+    a.sdispls = om_pcoll_keep(&keep, comm, sdispls, sizeof(*sdispls), OM_PSIDE_ALL, 0);
+    a.sendtypes = om_pcoll_keep(&keep, comm, sendtypes, sizeof(*sendtypes), OM_PSIDE_ALL, 0);
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_ALL, 0);
+    a.rdispls = om_pcoll_keep(&keep, comm, rdispls, sizeof(*rdispls), OM_PSIDE_ALL, 0);
+    a.recvtypes = om_pcoll_keep(&keep, comm, recvtypes, sizeof(*recvtypes), OM_PSIDE_ALL, 0);
+    return om_persistent_init(comm, start_Alltoallw_init, &a, sizeof(a), &keep, info, request,
                               "MPI_Alltoallw_init");
 }
 OM_ALIAS(Alltoallw_init)
@@ -641,7 +733,14 @@ int PMPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[],
 {
     Alltoallw_init_c_args_t a = {sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                  rdispls, recvtypes, comm};
-    return om_persistent_init(comm, start_Alltoallw_init_c, &a, sizeof(a), info, request,
+    om_pkeep_t keep = {0};
+    a.sendcounts = om_pcoll_keep(&keep, comm, sendcounts, sizeof(*sendcounts), OM_PSIDE_ALL, 0);
+    a.sdispls = om_pcoll_keep(&keep, comm, sdispls, sizeof(*sdispls), OM_PSIDE_ALL, 0);
+    a.sendtypes = om_pcoll_keep(&keep, comm, sendtypes, sizeof(*sendtypes), OM_PSIDE_ALL, 0);
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_ALL, 0);
+    a.rdispls = om_pcoll_keep(&keep, comm, rdispls, sizeof(*rdispls), OM_PSIDE_ALL, 0);
+    a.recvtypes = om_pcoll_keep(&keep, comm, recvtypes, sizeof(*recvtypes), OM_PSIDE_ALL, 0);
+    return om_persistent_init(comm, start_Alltoallw_init_c, &a, sizeof(a), &keep, info, request,
                               "MPI_Alltoallw_init_c");
 }
 OM_ALIAS(Alltoallw_init_c)

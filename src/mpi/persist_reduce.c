@@ -24,7 +24,7 @@ int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype
                      MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     Reduce_init_args_t a = {sendbuf, recvbuf, count, datatype, op, root, comm};
-    return om_persistent_init(comm, start_Reduce_init, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Reduce_init, &a, sizeof(a), NULL, info, request,
                               "MPI_Reduce_init");
 }
 OM_ALIAS(Reduce_init)
@@ -51,7 +51,7 @@ int PMPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                        MPI_Request* request)
 {
     Reduce_init_c_args_t a = {sendbuf, recvbuf, count, datatype, op, root, comm};
-    return om_persistent_init(comm, start_Reduce_init_c, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Reduce_init_c, &a, sizeof(a), NULL, info, request,
                               "MPI_Reduce_init_c");
 }
 OM_ALIAS(Reduce_init_c)
@@ -75,7 +75,7 @@ int PMPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datat
                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     Allreduce_init_args_t a = {sendbuf, recvbuf, count, datatype, op, comm};
-    return om_persistent_init(comm, start_Allreduce_init, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Allreduce_init, &a, sizeof(a), NULL, info, request,
                               "MPI_Allreduce_init");
 }
 OM_ALIAS(Allreduce_init)
@@ -101,7 +101,7 @@ int PMPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                           MPI_Request* request)
 {
     Allreduce_init_c_args_t a = {sendbuf, recvbuf, count, datatype, op, comm};
-    return om_persistent_init(comm, start_Allreduce_init_c, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Allreduce_init_c, &a, sizeof(a), NULL, info, request,
                               "MPI_Allreduce_init_c");
 }
 OM_ALIAS(Allreduce_init_c)
@@ -127,8 +127,10 @@ int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvc
                              MPI_Request* request)
 {
     Reduce_scatter_init_args_t a = {sendbuf, recvbuf, recvcounts, datatype, op, comm};
-    return om_persistent_init(comm, start_Reduce_scatter_init, &a, sizeof(a), info, request,
-                              "MPI_Reduce_scatter_init");
+    om_pkeep_t keep = {0};
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_ALL, 0);
+    return om_persistent_init(comm, start_Reduce_scatter_init, &a, sizeof(a), &keep, info,
+                              request, "MPI_Reduce_scatter_init");
 }
 OM_ALIAS(Reduce_scatter_init)
 
@@ -153,8 +155,10 @@ int PMPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf, const MPI_Cou
                                MPI_Request* request)
 {
     Reduce_scatter_init_c_args_t a = {sendbuf, recvbuf, recvcounts, datatype, op, comm};
-    return om_persistent_init(comm, start_Reduce_scatter_init_c, &a, sizeof(a), info, request,
-                              "MPI_Reduce_scatter_init_c");
+    om_pkeep_t keep = {0};
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_ALL, 0);
+    return om_persistent_init(comm, start_Reduce_scatter_init_c, &a, sizeof(a), &keep, info,
+                              request, "MPI_Reduce_scatter_init_c");
 }
 OM_ALIAS(Reduce_scatter_init_c)
 
@@ -179,8 +183,8 @@ int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvc
                                    MPI_Info info, MPI_Request* request)
 {
     Reduce_scatter_block_init_args_t a = {sendbuf, recvbuf, recvcount, datatype, op, comm};
-    return om_persistent_init(comm, start_Reduce_scatter_block_init, &a, sizeof(a), info, request,
-                              "MPI_Reduce_scatter_block_init");
+    return om_persistent_init(comm, start_Reduce_scatter_block_init, &a, sizeof(a), NULL, info,
+                              request, "MPI_Reduce_scatter_block_init");
 }
 OM_ALIAS(Reduce_scatter_block_init)
 
@@ -205,8 +209,8 @@ int PMPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Cou
                                      MPI_Info info, MPI_Request* request)
 {
     Reduce_scatter_block_init_c_args_t a = {sendbuf, recvbuf, recvcount, datatype, op, comm};
-    return om_persistent_init(comm, start_Reduce_scatter_block_init_c, &a, sizeof(a), info, request,
-                              "MPI_Reduce_scatter_block_init_c");
+    return om_persistent_init(comm, start_Reduce_scatter_block_init_c, &a, sizeof(a), NULL, info,
+                              request, "MPI_Reduce_scatter_block_init_c");
 }
 OM_ALIAS(Reduce_scatter_block_init_c)
 
@@ -229,7 +233,7 @@ int PMPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype d
                    MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     Scan_init_args_t a = {sendbuf, recvbuf, count, datatype, op, comm};
-    return om_persistent_init(comm, start_Scan_init, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Scan_init, &a, sizeof(a), NULL, info, request,
                               "MPI_Scan_init");
 }
 OM_ALIAS(Scan_init)
@@ -253,7 +257,7 @@ int PMPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Da
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     Scan_init_c_args_t a = {sendbuf, recvbuf, count, datatype, op, comm};
-    return om_persistent_init(comm, start_Scan_init_c, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Scan_init_c, &a, sizeof(a), NULL, info, request,
                               "MPI_Scan_init_c");
 }
 OM_ALIAS(Scan_init_c)
@@ -277,7 +281,7 @@ int PMPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request)
 {
     Exscan_init_args_t a = {sendbuf, recvbuf, count, datatype, op, comm};
-    return om_persistent_init(comm, start_Exscan_init, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Exscan_init, &a, sizeof(a), NULL, info, request,
                               "MPI_Exscan_init");
 }
 OM_ALIAS(Exscan_init)
@@ -302,7 +306,7 @@ int PMPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                        MPI_Request* request)
 {
     Exscan_init_c_args_t a = {sendbuf, recvbuf, count, datatype, op, comm};
-    return om_persistent_init(comm, start_Exscan_init_c, &a, sizeof(a), info, request,
+    return om_persistent_init(comm, start_Exscan_init_c, &a, sizeof(a), NULL, info, request,
                               "MPI_Exscan_init_c");
 }
 OM_ALIAS(Exscan_init_c)
@@ -330,8 +334,8 @@ int PMPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatyp
 {
     Neighbor_allgather_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                         recvtype, comm};
-    return om_persistent_init(comm, start_Neighbor_allgather_init, &a, sizeof(a), info, request,
-                              "MPI_Neighbor_allgather_init");
+    return om_persistent_init(comm, start_Neighbor_allgather_init, &a, sizeof(a), NULL, info,
+                              request, "MPI_Neighbor_allgather_init");
 }
 OM_ALIAS(Neighbor_allgather_init)
 
@@ -359,8 +363,8 @@ int PMPI_Neighbor_allgather_init_c(const void* sendbuf, MPI_Count sendcount,
 {
     Neighbor_allgather_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                           recvtype, comm};
-    return om_persistent_init(comm, start_Neighbor_allgather_init_c, &a, sizeof(a), info, request,
-                              "MPI_Neighbor_allgather_init_c");
+    return om_persistent_init(comm, start_Neighbor_allgather_init_c, &a, sizeof(a), NULL, info,
+                              request, "MPI_Neighbor_allgather_init_c");
 }
 OM_ALIAS(Neighbor_allgather_init_c)
 
@@ -389,8 +393,11 @@ int PMPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Dataty
 {
     Neighbor_allgatherv_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                          displs, recvtype, comm};
-    return om_persistent_init(comm, start_Neighbor_allgatherv_init, &a, sizeof(a), info, request,
-                              "MPI_Neighbor_allgatherv_init");
+    om_pkeep_t keep = {0};
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_IN, 0);
+    a.displs = om_pcoll_keep(&keep, comm, displs, sizeof(*displs), OM_PSIDE_IN, 0);
+    return om_persistent_init(comm, start_Neighbor_allgatherv_init, &a, sizeof(a), &keep, info,
+                              request, "MPI_Neighbor_allgatherv_init");
 }
 OM_ALIAS(Neighbor_allgatherv_init)
 
@@ -420,8 +427,11 @@ int PMPI_Neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count sendcount,
 {
     Neighbor_allgatherv_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                            displs, recvtype, comm};
-    return om_persistent_init(comm, start_Neighbor_allgatherv_init_c, &a, sizeof(a), info, request,
-                              "MPI_Neighbor_allgatherv_init_c");
+    om_pkeep_t keep = {0};
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_IN, 0);
+    a.displs = om_pcoll_keep(&keep, comm, displs, sizeof(*displs), OM_PSIDE_IN, 0);
+    return om_persistent_init(comm, start_Neighbor_allgatherv_init_c, &a, sizeof(a), &keep, info,
+                              request, "MPI_Neighbor_allgatherv_init_c");
 }
 OM_ALIAS(Neighbor_allgatherv_init_c)
 
@@ -448,8 +458,8 @@ int PMPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype
 {
     Neighbor_alltoall_init_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                        recvtype, comm};
-    return om_persistent_init(comm, start_Neighbor_alltoall_init, &a, sizeof(a), info, request,
-                              "MPI_Neighbor_alltoall_init");
+    return om_persistent_init(comm, start_Neighbor_alltoall_init, &a, sizeof(a), NULL, info,
+                              request, "MPI_Neighbor_alltoall_init");
 }
 OM_ALIAS(Neighbor_alltoall_init)
 
@@ -477,8 +487,8 @@ int PMPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount,
 {
     Neighbor_alltoall_init_c_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                          recvtype, comm};
-    return om_persistent_init(comm, start_Neighbor_alltoall_init_c, &a, sizeof(a), info, request,
-                              "MPI_Neighbor_alltoall_init_c");
+    return om_persistent_init(comm, start_Neighbor_alltoall_init_c, &a, sizeof(a), NULL, info,
+                              request, "MPI_Neighbor_alltoall_init_c");
 }
 OM_ALIAS(Neighbor_alltoall_init_c)
 
@@ -510,8 +520,13 @@ int PMPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[],
 {
     Neighbor_alltoallv_init_args_t a = {sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                         recvcounts, rdispls, recvtype, comm};
-    return om_persistent_init(comm, start_Neighbor_alltoallv_init, &a, sizeof(a), info, request,
-                              "MPI_Neighbor_alltoallv_init");
+    om_pkeep_t keep = {0};
+    a.sendcounts = om_pcoll_keep(&keep, comm, sendcounts, sizeof(*sendcounts), OM_PSIDE_OUT, 0);
+    a.sdispls = om_pcoll_keep(&keep, comm, sdispls, sizeof(*sdispls), OM_PSIDE_OUT, 0);
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_IN, 0);
+    a.rdispls = om_pcoll_keep(&keep, comm, rdispls, sizeof(*rdispls), OM_PSIDE_IN, 0);
+    return om_persistent_init(comm, start_Neighbor_alltoallv_init, &a, sizeof(a), &keep, info,
+                              request, "MPI_Neighbor_alltoallv_init");
 }
 OM_ALIAS(Neighbor_alltoallv_init)
 
@@ -543,8 +558,13 @@ int PMPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcoun
 {
     Neighbor_alltoallv_init_c_args_t a = {sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                           recvcounts, rdispls, recvtype, comm};
-    return om_persistent_init(comm, start_Neighbor_alltoallv_init_c, &a, sizeof(a), info, request,
-                              "MPI_Neighbor_alltoallv_init_c");
+    om_pkeep_t keep = {0};
+    a.sendcounts = om_pcoll_keep(&keep, comm, sendcounts, sizeof(*sendcounts), OM_PSIDE_OUT, 0);
+    a.sdispls = om_pcoll_keep(&keep, comm, sdispls, sizeof(*sdispls), OM_PSIDE_OUT, 0);
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_IN, 0);
+    a.rdispls = om_pcoll_keep(&keep, comm, rdispls, sizeof(*rdispls), OM_PSIDE_IN, 0);
+    return om_persistent_init(comm, start_Neighbor_alltoallv_init_c, &a, sizeof(a), &keep, info,
+                              request, "MPI_Neighbor_alltoallv_init_c");
 }
 OM_ALIAS(Neighbor_alltoallv_init_c)
 
@@ -576,8 +596,15 @@ int PMPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
 {
     Neighbor_alltoallw_init_args_t a = {sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                         recvcounts, rdispls, recvtypes, comm};
-    return om_persistent_init(comm, start_Neighbor_alltoallw_init, &a, sizeof(a), info, request,
-                              "MPI_Neighbor_alltoallw_init");
+    om_pkeep_t keep = {0};
+    a.sendcounts = om_pcoll_keep(&keep, comm, sendcounts, sizeof(*sendcounts), OM_PSIDE_OUT, 0);
+    a.sdispls = om_pcoll_keep(&keep, comm, sdispls, sizeof(*sdispls), OM_PSIDE_OUT, 0);
+    a.sendtypes = om_pcoll_keep(&keep, comm, sendtypes, sizeof(*sendtypes), OM_PSIDE_OUT, 0);
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_IN, 0);
+    a.rdispls = om_pcoll_keep(&keep, comm, rdispls, sizeof(*rdispls), OM_PSIDE_IN, 0);
+    a.recvtypes = om_pcoll_keep(&keep, comm, recvtypes, sizeof(*recvtypes), OM_PSIDE_IN, 0);
+    return om_persistent_init(comm, start_Neighbor_alltoallw_init, &a, sizeof(a), &keep, info,
+                              request, "MPI_Neighbor_alltoallw_init");
 }
 OM_ALIAS(Neighbor_alltoallw_init)
 
@@ -609,7 +636,14 @@ int PMPI_Neighbor_alltoallw_init_c(const void* sendbuf, const MPI_Count sendcoun
 {
     Neighbor_alltoallw_init_c_args_t a = {sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                           recvcounts, rdispls, recvtypes, comm};
-    return om_persistent_init(comm, start_Neighbor_alltoallw_init_c, &a, sizeof(a), info, request,
-                              "MPI_Neighbor_alltoallw_init_c");
+    om_pkeep_t keep = {0};
+    a.sendcounts = om_pcoll_keep(&keep, comm, sendcounts, sizeof(*sendcounts), OM_PSIDE_OUT, 0);
+    a.sdispls = om_pcoll_keep(&keep, comm, sdispls, sizeof(*sdispls), OM_PSIDE_OUT, 0);
+    a.sendtypes = om_pcoll_keep(&keep, comm, sendtypes, sizeof(*sendtypes), OM_PSIDE_OUT, 0);
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_IN, 0);
+    a.rdispls = om_pcoll_keep(&keep, comm, rdispls, sizeof(*rdispls), OM_PSIDE_IN, 0);
+    a.recvtypes = om_pcoll_keep(&keep, comm, recvtypes, sizeof(*recvtypes), OM_PSIDE_IN, 0);
+    return om_persistent_init(comm, start_Neighbor_alltoallw_init_c, &a, sizeof(a), &keep, info,
+                              request, "MPI_Neighbor_alltoallw_init_c");
 }
 OM_ALIAS(Neighbor_alltoallw_init_c)

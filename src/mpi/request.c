@@ -149,8 +149,12 @@ static int complete_handle(MPI_Request *request, int wait, MPI_Status *status)
         return -MPI_ERR_REQUEST;
     int rc = om_req_complete(r, wait, status);
     if (rc != 0 && !r->persistent) {
+        /* a generalized request's free function fails its completion */
+        int frc = r->greq ? om_greq_release(r) : MPI_SUCCESS;
         om_req_free(r);
         *request = MPI_REQUEST_NULL;
+        if (frc != MPI_SUCCESS && rc == 1)
+            rc = -frc;
     }
     return rc;
 }
