@@ -410,6 +410,24 @@ static void persistent(void)
     for (int i = 0; i < 3; i++)
         OK(MPI_Request_free(&req[i]));
     CHECK(req[0] == MPI_REQUEST_NULL);
+    /* the arrays are the call's from init on: the program may reuse its own */
+    int *cnt = malloc(sizeof(int) * (size_t)np), *dsp = malloc(sizeof(int) * (size_t)np);
+    int *out = malloc(sizeof(int) * (size_t)np), *in = malloc(sizeof(int) * (size_t)np);
+    for (int i = 0; i < np; i++)
+        cnt[i] = 1, dsp[i] = i, out[i] = me * 100 + i;
+    MPI_Request a2a;
+    OK(MPI_Alltoallv_init(out, cnt, dsp, MPI_INT, in, cnt, dsp, MPI_INT, MPI_COMM_WORLD,
+                          MPI_INFO_NULL, &a2a));
+    for (int i = 0; i < np; i++)
+        cnt[i] = -7, dsp[i] = 1 << 20, in[i] = -1;
+    OK(MPI_Start(&a2a));
+    OK(MPI_Wait(&a2a, MPI_STATUS_IGNORE));
+    int good = 1;
+    for (int i = 0; i < np; i++)
+        good &= in[i] == i * 100 + me;
+    CHECK(good);
+    OK(MPI_Request_free(&a2a));
+    free(cnt), free(dsp), free(out), free(in);
     MPI_Request b;
     OK(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &b));
     for (int i = 0; i < 2; i++) {
