@@ -339,13 +339,29 @@ static const char *const class_text[] = {
     [MPI_ERR_ABI] = "ABI mismatch",
 };
 
-#define OM_USER_CLASSES 256
-static char *user_string[OM_USER_CLASSES];   /* codes MPI_ERR_ABI+1 .. */
+/* Codes and classes the program adds: MPI_ERR_LASTCODE + 1 upwards (the
+ * standard keeps them above it), each with the class it belongs to (a
+ * class: itself) and its text ("" until the program gives one). */
+#define OM_USER_CODES 256
+static char *user_string[OM_USER_CODES];
+static int   user_class[OM_USER_CODES];
+
+#define OM_REMOVED (-1)   /* in user_class: removed (MPI_Remove_error_*) */
+
+static int added_index(int code)
+{
+    return code - MPI_ERR_LASTCODE - 1;
+}
+
+static int added(int code)
+{
+    return code > MPI_ERR_LASTCODE && code <= om_g.last_error_class &&
+           user_class[added_index(code)] != OM_REMOVED;
+}
 
 static int known_code(int code)
 {
-    return (code >= 0 && code <= MPI_ERR_ABI) || (code > MPI_ERR_ABI &&
-                                                  code <= om_g.last_error_class) ||
+    return (code >= 0 && code <= MPI_ERR_ABI) || added(code) ||
            (code >= MPI_T_ERR_CANNOT_INIT && code <= MPI_T_ERR_PVAR_NO_ATOMIC);
 }
 
@@ -354,7 +370,8 @@ int PMPI_Error_class(int errorcode, int *errorclass)
     if (!errorclass || !known_code(errorcode))
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Error_class",
                              "%d is no error code of this library", errorcode);
-    *errorclass = errorcode;   /* every code is its own class */
+    /* a predefined code is its own class */
+    *errorclass = added(errorcode) ? user_class[added_index(errorcode)] : errorcode;
     return MPI_SUCCESS;
 }
 OM_ALIAS(Error_class)
@@ -365,17 +382,11 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Error_string",
                              "%d is no error code of this library", errorcode);
     const char *text = "MPI_T error";
-    char buf[64];
     if (errorcode <= MPI_ERR_ABI) {
         text = class_text[errorcode];
-    } else if (errorcode <= om_g.last_error_class) {
-        int i = errorcode - MPI_ERR_ABI - 1;
-        if (i < OM_USER_CLASSES && user_string[i])
-            text = user_string[i];
-        else {
-            snprintf(buf, sizeof(buf), "error class %d added by the program", errorcode);
-            text = buf;
-        }
+    } else if (added(errorcode)) {
+        const char *u = user_string[added_index(errorcode)];
+        text = u ? u : "";
     }
     int n = snprintf(string, MPI_MAX_ERROR_STRING, "%s", text);
     *resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
@@ -383,36 +394,46 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 }
 OM_ALIAS(Error_string)
 
+/* A new code of errorclass (-1: a new class of its own). */
+static int add_code(int errorclass, int *out, const char *func)
+{
+    if (added_index(om_g.last_error_class) + 1 >= OM_USER_CODES)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, func,
+                             "all %d error codes and classes a program may add are taken",
+                             OM_USER_CODES);
+    int code = ++om_g.last_error_class;
+    user_class[added_index(code)] = errorclass < 0 ? code : errorclass;
+    *out = code;
+    return MPI_SUCCESS;
+}
+
 int PMPI_Add_error_class(int *errorclass)
 {
     if (!errorclass)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Add_error_class",
                              "errorclass is NULL");
-    if (om_g.last_error_class - MPI_ERR_ABI >= OM_USER_CLASSES)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, "MPI_Add_error_class",
-                             "all %d error classes a program may add are taken",
-                             OM_USER_CLASSES);
-    *errorclass = ++om_g.last_error_class;
-    return MPI_SUCCESS;
+    return add_code(-1, errorclass, "MPI_Add_error_class");
 }
 OM_ALIAS(Add_error_class)
 
 int PMPI_Add_error_code(int errorclass, int *errorcode)
 {
-    /* Codes are classes here: a new code is a new class with the same text. */
-    if (!errorcode || errorclass <= MPI_ERR_ABI || errorclass > om_g.last_error_class)
+    /* a predefined class, or one the program added (not an added code) */
+    int is_class = (errorclass >= 0 && errorclass <= MPI_ERR_ABI) ||
+                   (added(errorclass) && user_class[added_index(errorclass)] == errorclass);
+    if (!errorcode || !is_class)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Add_error_code",
-                             "%d is no error class the program added", errorclass);
-    return PMPI_Add_error_class(errorcode);
+                             "%d is no error class", errorclass);
+    return add_code(errorclass, errorcode, "MPI_Add_error_code");
 }
 OM_ALIAS(Add_error_code)
 
 int PMPI_Add_error_string(int errorcode, const char *string)
 {
-    if (!string || errorcode <= MPI_ERR_ABI || errorcode > om_g.last_error_class)
+    if (!string || !added(errorcode))
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Add_error_string",
                              "%d is no error code the program added", errorcode);
-    int i = errorcode - MPI_ERR_ABI - 1;
+    int i = added_index(errorcode);
     char *copy = strdup(string);
     if (!copy)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, "MPI_Add_error_string",
@@ -423,27 +444,49 @@ int PMPI_Add_error_string(int errorcode, const char *string)
 }
 OM_ALIAS(Add_error_string)
 
+/* MPI-4.1's removals, in reverse of adding: a string first, then the
+ * codes of a class, then the class.  A removed one is no code any more
+ * (its number is not given out again). */
 int PMPI_Remove_error_class(int errorclass)
 {
-    (void)errorclass;
+    const char *func = "MPI_Remove_error_class";
+    if (!added(errorclass) || user_class[added_index(errorclass)] != errorclass)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func,
+                             "%d is no error class the program added", errorclass);
+    if (user_string[added_index(errorclass)])
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func,
+                             "error class %d still has its string", errorclass);
+    for (int c = errorclass + 1; c <= om_g.last_error_class; c++)
+        if (user_class[added_index(c)] == errorclass)
+            return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func,
+                                 "error class %d still has code %d", errorclass, c);
+    user_class[added_index(errorclass)] = OM_REMOVED;
     return MPI_SUCCESS;
 }
 OM_ALIAS(Remove_error_class)
 
 int PMPI_Remove_error_code(int errorcode)
 {
-    (void)errorcode;
+    const char *func = "MPI_Remove_error_code";
+    if (!added(errorcode) || user_class[added_index(errorcode)] == errorcode)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func,
+                             "%d is no error code the program added", errorcode);
+    if (user_string[added_index(errorcode)])
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func,
+                             "error code %d still has its string", errorcode);
+    user_class[added_index(errorcode)] = OM_REMOVED;
     return MPI_SUCCESS;
 }
 OM_ALIAS(Remove_error_code)
 
 int PMPI_Remove_error_string(int errorcode)
 {
-    if (errorcode > MPI_ERR_ABI && errorcode <= om_g.last_error_class) {
-        int i = errorcode - MPI_ERR_ABI - 1;
-        free(user_string[i]);
-        user_string[i] = NULL;
-    }
+    if (!added(errorcode))
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Remove_error_string",
+                             "%d is no error code the program added", errorcode);
+    int i = added_index(errorcode);
+    free(user_string[i]);
+    user_string[i] = NULL;
     return MPI_SUCCESS;
 }
 OM_ALIAS(Remove_error_string)

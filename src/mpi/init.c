@@ -62,7 +62,7 @@ static int start(int required, int *provided, const char *func)
     om_g.world_rank = ordo_rank();
     om_g.world_size = ordo_size();
     om_g.next_keyval = 1000;
-    om_g.last_error_class = MPI_ERR_ABI;
+    om_g.last_error_class = MPI_ERR_LASTCODE;   /* added ones go above it */
     main_thread = pthread_self();
     om_types_init();
     int rc = om_comms_init();

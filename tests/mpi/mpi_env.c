@@ -53,15 +53,33 @@ static void errors(void)
         CHECK(MPI_Error_string(c, text, &len) == MPI_SUCCESS && len > 0);
         CHECK(MPI_Error_class(c, &cls) == MPI_SUCCESS && cls == c);
     }
-    int mine = 0, code = 0;
+    /* added ones: above MPI_ERR_LASTCODE, a code in its class, no text
+     * until given one, and a code of a predefined class */
+    int mine = 0, code = 0, other = 0;
     OK(MPI_Add_error_class(&mine));
+    CHECK(mine > MPI_ERR_LASTCODE);
+    OK(MPI_Error_string(mine, text, &len));
+    CHECK(len == 0 && text[0] == 0);
     OK(MPI_Add_error_code(mine, &code));
+    CHECK(code > mine && MPI_Error_class(code, &cls) == MPI_SUCCESS && cls == mine);
     OK(MPI_Add_error_string(code, "a code of the test's own"));
     OK(MPI_Error_string(code, text, &len));
     CHECK(strcmp(text, "a code of the test's own") == 0);
+    OK(MPI_Add_error_code(MPI_ERR_OTHER, &other));
+    CHECK(MPI_Error_class(other, &cls) == MPI_SUCCESS && cls == MPI_ERR_OTHER);
+    CHECK(class_of(MPI_Add_error_code(code, &other)) == MPI_ERR_ARG);   /* a code, no class */
+    CHECK(class_of(MPI_Add_error_string(MPI_ERR_OTHER, "no")) == MPI_ERR_ARG);
     int *last = NULL, flag = 0;
     OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
-    CHECK(flag && *last >= code);
+    CHECK(flag && *last >= other);
+    /* MPI-4.1's removals go in reverse: string, codes, class */
+    CHECK(class_of(MPI_Remove_error_code(code)) == MPI_ERR_ARG);    /* its string is there */
+    CHECK(class_of(MPI_Remove_error_class(mine)) == MPI_ERR_ARG);   /* its code is there */
+    OK(MPI_Remove_error_string(code));
+    OK(MPI_Remove_error_code(code));
+    OK(MPI_Remove_error_class(mine));
+    CHECK(class_of(MPI_Error_class(code, &cls)) == MPI_ERR_ARG);    /* gone */
+    OK(MPI_Remove_error_code(other));
 
     /* bad arguments come back as their class (the handler returns) */
     int x = 0;
