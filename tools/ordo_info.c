@@ -58,6 +58,7 @@ static void machine_choice(int nranks)
     printf("  offload engines  %s\n", c.engines_why);
     printf("  PIO limit        %s\n", c.pio_why);
     printf("  two-sided eager  on shared memory, a message alone up to %s\n", c.eager_why);
+    printf("  two-sided short  on shared memory %s\n", c.lane_why);
     ordo_auto_stream_here(&c);
     printf("  streaming puts   from %s\n", c.stream_why);
 }

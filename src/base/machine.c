@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -103,6 +106,24 @@ static int process_threads(void)
     return n > 0 ? n : 1;
 }
 
+/* The x86 vendors whose cores implement MOESI's Owned state. */
+static int cpu_owns_read_lines(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return 0;
+    char vendor[13];
+    memcpy(vendor, &b, 4);
+    memcpy(vendor + 4, &d, 4);
+    memcpy(vendor + 8, &c, 4);
+    vendor[12] = 0;
+    return strcmp(vendor, "AuthenticAMD") == 0 || strcmp(vendor, "HygonGenuine") == 0;
+#else
+    return 0;
+#endif
+}
+
 void ordo_machine_probe(ordo_machine_t *m)
 {
     memset(m, 0, sizeof(*m));
@@ -118,6 +139,7 @@ void ordo_machine_probe(ordo_machine_t *m)
     m->threads = process_threads();
     long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
     m->l2_bytes = l2 > 0 ? l2 : 0;
+    m->owns_read_lines = cpu_owns_read_lines();
 }
 
 void ordo_machine_measure_copy(ordo_machine_t *m)
@@ -223,12 +245,53 @@ static void pipe_why(char *buf, size_t len, size_t pipe_max)
                  "once up to %zu KiB, by the single copy above", pipe_max >> 10);
 }
 
+/* How a lane carries its short messages (am_ring.h has the measurements):
+ * a reused buffer where cores own the lines they wrote; a spill ring of up
+ * to rotate bytes for those above ORDO_LANE_SPILL_MIN, a power of two, the
+ * machine's lanes within ORDO_LANE_SPILL_BUDGET (their pages are taken as
+ * messages use them). */
+static void lane_choice(const ordo_machine_t *m, int ranks_here, size_t short_max,
+                        size_t rotate, ordo_auto_choice_t *c)
+{
+    c->hot_max = m->owns_read_lines && short_max > ORDO_LANE_HOT_MIN
+                     ? (short_max < 4096 ? short_max : 4096) : 0;
+    size_t lanes = ranks_here > 1 ? (size_t)ranks_here * (size_t)(ranks_here - 1) : 1;
+    size_t share = ORDO_LANE_SPILL_BUDGET / lanes, spill = 0;
+    if (short_max > ORDO_LANE_SPILL_MIN) {
+        spill = (size_t)256 << 10;
+        while (spill < rotate && 2 * spill <= share)
+            spill <<= 1;
+        if (spill > share)
+            spill = 0;
+    }
+    c->spill_bytes = spill;
+    int n;
+    if (c->hot_max)
+        n = snprintf(c->lane_why, sizeof(c->lane_why),
+                     "%d .. %zu bytes through one reused buffer while it is free (this CPU "
+                     "keeps the lines it wrote); ", ORDO_LANE_HOT_MIN, c->hot_max);
+    else
+        n = snprintf(c->lane_why, sizeof(c->lane_why), "%s; ",
+                     short_max <= ORDO_LANE_HOT_MIN ? "inline"
+                     : "no reused buffer (this CPU gives up the lines it wrote once read)");
+    if (spill)
+        snprintf(c->lane_why + n, sizeof(c->lane_why) - (size_t)n,
+                 "else above %d bytes through a %zu KiB ring per pair (twice a core's L2 "
+                 "cache, %zu MiB for all pairs here at most)", ORDO_LANE_SPILL_MIN,
+                 spill >> 10, ORDO_LANE_SPILL_BUDGET >> 20);
+    else
+        snprintf(c->lane_why + n, sizeof(c->lane_why) - (size_t)n, "no spill ring (%s)",
+                 short_max <= ORDO_LANE_SPILL_MIN ? "short messages are small"
+                 : "too many pairs on this machine");
+}
+
 void ordo_auto_eager(const ordo_machine_t *m, int ranks_here, size_t short_max,
                      size_t eager_max, int eager_asked, int single_copy, size_t split,
                      ordo_auto_choice_t *c)
 {
     size_t l2 = m->l2_bytes > 0 ? (size_t)m->l2_bytes : (size_t)1 << 20;
     c->bounce_rotate = 2 * l2;
+    lane_choice(m, ranks_here, short_max, 2 * l2, c);
     c->eager_cross = eager_max;
     c->pipe_max = 0;
     char tail[160];

@@ -23,6 +23,10 @@ typedef struct ordo_machine {
      * sc_us < 0 where the kernel refuses it */
     double sc_us, sc_GBps;
     long   l2_bytes;     /* a core's L2 cache; 0 where the system does not say */
+    /* Whether a core keeps a line it wrote as the owner after another core
+     * read it (the Owned state of AMD's MOESI; Intel's MESIF shares it
+     * clean): writing it again then needs no fetch. */
+    int    owns_read_lines;
 } ordo_machine_t;
 
 typedef struct ordo_auto_choice {
@@ -37,12 +41,22 @@ typedef struct ordo_auto_choice {
      * fragments that both sides copy at once up to pipe_max, by the single
      * copy above; a lane cycles through bounce_rotate bytes of buffers. */
     size_t eager_cross, pipe_max, bounce_rotate;
+    /* A lane's short messages (am_ring.h): those over ORDO_LANE_HOT_MIN up
+     * to hot_max bytes through one reused buffer (0: none), those over
+     * ORDO_LANE_SPILL_MIN through a spill ring of spill_bytes (0: none). */
+    size_t hot_max, spill_bytes;
+    char   lane_why[256];
     char   engines_why[256];
     char   pio_why[384];
     char   eager_why[512];
     size_t stream_min;       /* puts from this size up use streaming stores (copy.h) */
     char   stream_why[160];
 } ordo_auto_choice_t;
+
+#define ORDO_LANE_HOT_MIN   256
+#define ORDO_LANE_SPILL_MIN 1024
+/* What the spill rings of one machine's lanes may take at most, all together. */
+#define ORDO_LANE_SPILL_BUDGET ((size_t)512 << 20)
 
 /* What handing a transfer to an engine costs the initiator itself (queue
  * it, wake a sleeping thread): in a run of transfers the engine's latency

@@ -88,7 +88,8 @@ static void choose_for_machine(ordo_context_t *ctx, ordo_machine_t m)
                          : ctx->pio_max < 4096 ? ctx->pio_max : 4096;
     if (ctx->rank == 0)
         ordo_info("offload engines %s; PIO limit %s; two-sided eager on shared memory up to "
-                  "%s", ctx->machine.engines_why, ctx->machine.pio_why, ctx->machine.eager_why);
+                  "%s; short messages %s", ctx->machine.engines_why, ctx->machine.pio_why,
+                  ctx->machine.eager_why, ctx->machine.lane_why);
 }
 
 static ordo_status_t open_transports(ordo_context_t *ctx)
@@ -101,7 +102,9 @@ static ordo_status_t open_transports(ordo_context_t *ctx)
                                .pio_max = ctx->machine.pio_max,
                                .eager_cross = ctx->machine.eager_cross,
                                .pipe_max = ctx->machine.pipe_max,
-                               .bounce_rotate = ctx->machine.bounce_rotate};
+                               .bounce_rotate = ctx->machine.bounce_rotate,
+                               .hot_max = ctx->machine.hot_max,
+                               .spill_bytes = ctx->machine.spill_bytes};
     char *save = NULL;
     for (char *name = strtok_r(list, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
         const ordo_tl_ops_t *ops = ordo_tl_find(name);
@@ -496,8 +499,9 @@ ORDO_API ordo_status_t ordo_setting_describe(const char *name, char *buf, size_t
     else if (strcmp(name, "ORDO_EAGER_MAX") == 0)
         snprintf(buf, len, "%zu%s; on shared memory a message sent alone: up to %s", lim.eager_max,
                  ordo_config.eager_max ? "" : " (the job-size step)", m->eager_why);
-    else if (strcmp(name, "ORDO_SHORT_MAX") == 0 && ordo_config.short_max == 0)
-        snprintf(buf, len, "%zu (the job-size step)", lim.short_max);
+    else if (strcmp(name, "ORDO_SHORT_MAX") == 0)
+        snprintf(buf, len, "%zu%s; on shared memory %s", lim.short_max,
+                 ordo_config.short_max ? "" : " (the job-size step)", m->lane_why);
     else if (strcmp(name, "ORDO_EAGER_BUFFERS") == 0 && ordo_config.eager_buffers == 0)
         snprintf(buf, len, "%u (the job-size step)", lim.nbounce);
     else if (strcmp(name, "ORDO_P2P_CREDITS") == 0 && ordo_config.p2p_credits == 0)

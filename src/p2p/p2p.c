@@ -418,8 +418,9 @@ static inline int direct_match(const p2p_comm_t *c, const p2p_hdr_t *h, int src,
  * posting, no handler chain.  Everything else keeps moving: whatever else
  * comes first from src, and every 16 idle looks, a full progress pass runs.
  * Returns ORDO_INPROGRESS when the generic path must take over (that pass
- * left something on the context, or src may have died: the generic wait
- * tells). */
+ * left something on the context, a message through a bounce buffer is next
+ * — posted first, it is copied out as it streams in — or src may have
+ * died: the generic wait tells). */
 static ordo_status_t recv_direct(p2p_comm_t *c, ordo_tl_iface_t *f, void *buf, size_t cap,
                                  int src, int tag, ordo_completion_t *info_p)
 {
@@ -448,6 +449,8 @@ static ordo_status_t recv_direct(p2p_comm_t *c, ordo_tl_iface_t *f, void *buf, s
                 *info_p = info;
             return info.error;
         }
+        if (h == NULL && n != 0)   /* a long message is next: received in place, posted */
+            return ORDO_INPROGRESS;
         if (h == NULL && (look & 15)) {
             ordo_cpu_relax();
             continue;

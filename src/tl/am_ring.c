@@ -4,9 +4,11 @@
 
 #include "../base/compiler.h"
 
-enum { REC_DATA = 1, REC_BCOPY = 2, REC_WRAP = 3 };
+enum { REC_DATA = 1, REC_BCOPY = 2, REC_WRAP = 3, REC_HOT = 4, REC_SPILL = 5 };
 
 #define REC_HDR   16u
+/* Short records that stay in the ring after the hot buffer was found busy. */
+#define HOT_SKIP  32u
 #define LINE      ORDO_CACHE_LINE
 /* The writer clears stamps this far ahead of its tail, a block at a time:
  * clearing only the next line would put a store to a line the reader last
@@ -21,8 +23,9 @@ typedef struct am_rec {
 } am_rec_t;
 
 typedef struct am_ctrl {
-    _Atomic uint64_t head;    /* written by the reader only */
-    char             pad[LINE - sizeof(uint64_t)];
+    _Atomic uint64_t head;         /* written by the reader only */
+    _Atomic uint64_t spill_head;   /* likewise */
+    char             pad[LINE - 2 * sizeof(uint64_t)];
 } am_ctrl_t;
 
 static inline size_t align_line(size_t n) { return (n + LINE - 1) & ~(size_t)(LINE - 1); }
@@ -39,6 +42,25 @@ static inline char *bounce_of(char *base, const ordo_am_geometry_t *g, unsigned 
     return base + LINE + g->ring_size + (size_t)g->nbounce * LINE + (size_t)i * g->bounce_size;
 }
 
+static inline char *hot_of(char *base, const ordo_am_geometry_t *g)
+{
+    return bounce_of(base, g, g->nbounce);
+}
+
+static inline char *spill_of(char *base, const ordo_am_geometry_t *g)
+{
+    return hot_of(base, g) + g->hot_size;
+}
+
+/* Where a spilled record of recsize bytes goes when the ring's next free
+ * position is pos: there, or at the next lap's start when it would cross
+ * the end (writer and reader place alike). */
+static inline uint64_t spill_place(uint64_t pos, size_t recsize, size_t size)
+{
+    size_t off = (size_t)(pos & (size - 1));
+    return off + recsize > size ? pos + (size - off) : pos;
+}
+
 void ordo_am_geometry_init(ordo_am_geometry_t *geo, size_t short_max, size_t eager_max,
                            unsigned nbounce, size_t rotate_bytes)
 {
@@ -52,6 +74,11 @@ void ordo_am_geometry_init(ordo_am_geometry_t *geo, size_t short_max, size_t eag
     geo->nbounce = nbounce;
     size_t rotate = (rotate_bytes + geo->bounce_size - 1) / geo->bounce_size;
     geo->rotate = rotate < 1 ? 1 : rotate > nbounce ? nbounce : (unsigned)rotate;
+    geo->stream_chunk = 0;
+    geo->hot_size = 0;
+    geo->hot_min = 0;
+    geo->spill_size = 0;
+    geo->spill_min = 0;
 }
 
 size_t ordo_am_short_capacity(const ordo_am_geometry_t *geo)
@@ -61,7 +88,8 @@ size_t ordo_am_short_capacity(const ordo_am_geometry_t *geo)
 
 size_t ordo_am_section_size(const ordo_am_geometry_t *geo)
 {
-    size_t n = LINE + geo->ring_size + (size_t)geo->nbounce * (LINE + geo->bounce_size);
+    size_t n = LINE + geo->ring_size + (size_t)geo->nbounce * (LINE + geo->bounce_size) +
+               geo->hot_size + geo->spill_size;
     return (n + 4095) & ~(size_t)4095;
 }
 
@@ -125,9 +153,75 @@ static void publish(ordo_am_tx_t *tx, am_rec_t *rec, size_t recsize)
     tx->tail += recsize;
 }
 
+/* A short record through the hot buffer, when the reader is past the last
+ * one: NULL when not. */
+static am_rec_t *send_hot(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen, const void *payload,
+                          size_t len)
+{
+    if (tx->head_seen < tx->hot_until) {
+        /* Reading the head takes its line from the reader: worth it when
+         * messages go one at a time (the reader is done by now), not in a
+         * stream, which stays off the hot buffer a while after a miss. */
+        if (tx->hot_skip) {
+            tx->hot_skip--;
+            return NULL;
+        }
+        am_ctrl_t *ctrl = (am_ctrl_t *)tx->base;
+        tx->head_seen = atomic_load_explicit(&ctrl->head, memory_order_acquire);
+        if (tx->head_seen < tx->hot_until) {
+            tx->hot_skip = HOT_SKIP;
+            return NULL;
+        }
+    }
+    am_rec_t *rec = reserve(tx, LINE);
+    if (rec == NULL)
+        return NULL;
+    char *buf = hot_of(tx->base, &tx->geo);
+    memcpy(buf, hdr, hdrlen);
+    memcpy(buf + hdrlen, payload, len);
+    rec->len = (uint32_t)(hdrlen + len);
+    rec->kind = REC_HOT;
+    publish(tx, rec, LINE);
+    tx->hot_until = tx->tail;
+    return rec;
+}
+
+/* A short record through the spill ring, when it has room: NULL when not. */
+static am_rec_t *send_spill(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen,
+                            const void *payload, size_t len)
+{
+    const ordo_am_geometry_t *g = &tx->geo;
+    size_t recsize = align_line(hdrlen + len);
+    uint64_t at = spill_place(tx->spill_tail, recsize, g->spill_size);
+    if (at + recsize - tx->spill_seen > g->spill_size) {
+        am_ctrl_t *ctrl = (am_ctrl_t *)tx->base;
+        tx->spill_seen = atomic_load_explicit(&ctrl->spill_head, memory_order_acquire);
+        if (at + recsize - tx->spill_seen > g->spill_size)
+            return NULL;
+    }
+    am_rec_t *rec = reserve(tx, LINE);
+    if (rec == NULL)
+        return NULL;
+    char *buf = spill_of(tx->base, g) + (size_t)(at & (g->spill_size - 1));
+    memcpy(buf, hdr, hdrlen);
+    memcpy(buf + hdrlen, payload, len);
+    rec->len = (uint32_t)(hdrlen + len);
+    rec->kind = REC_SPILL;
+    publish(tx, rec, LINE);
+    tx->spill_tail = at + recsize;
+    return rec;
+}
+
 ordo_status_t ordo_am_send_short(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen,
                                  const void *payload, size_t len)
 {
+    size_t n = hdrlen + len;
+    if (n > tx->geo.hot_min && n <= tx->geo.hot_size &&
+        send_hot(tx, hdr, hdrlen, payload, len) != NULL)
+        return ORDO_OK;
+    if (n > tx->geo.spill_min && tx->geo.spill_size &&
+        send_spill(tx, hdr, hdrlen, payload, len) != NULL)
+        return ORDO_OK;
     size_t recsize = align_line(REC_HDR + hdrlen + len);
     am_rec_t *rec = reserve(tx, recsize);
     if (ORDO_UNLIKELY(rec == NULL))
@@ -210,6 +304,37 @@ static inline void step_over(ordo_am_rx_t *rx, size_t recsize)
     atomic_store_explicit(&((am_ctrl_t *)rx->base)->head, rx->head, memory_order_release);
 }
 
+/* Stepping over a record whose data took spill bytes of the spill ring. */
+static inline void step_over_spill(ordo_am_rx_t *rx, size_t recsize, size_t spill)
+{
+    if (spill) {
+        rx->spill_head += spill;
+        atomic_store_explicit(&((am_ctrl_t *)rx->base)->spill_head, rx->spill_head,
+                              memory_order_release);
+    }
+    step_over(rx, recsize);
+}
+
+/* The data of a short record of kind (inline, hot or spilled) and len
+ * bytes at the head, the ring bytes it takes and the spill ring bytes. */
+static inline char *short_data(ordo_am_rx_t *rx, unsigned kind, size_t len, size_t *recsize_p,
+                               size_t *spill_p)
+{
+    const ordo_am_geometry_t *g = &rx->geo;
+    *spill_p = 0;
+    if (kind == REC_DATA) {
+        *recsize_p = align_line(REC_HDR + len);
+        return (char *)head_rec(rx) + REC_HDR;
+    }
+    *recsize_p = LINE;
+    if (kind == REC_HOT)
+        return hot_of(rx->base, g);
+    size_t size = align_line(len);
+    uint64_t at = spill_place(rx->spill_head, size, g->spill_size);
+    *spill_p = (size_t)(at + size - rx->spill_head);
+    return spill_of(rx->base, g) + (size_t)(at & (g->spill_size - 1));
+}
+
 /* The fields of the complete record at the head, read once (the writer
  * could change them under us) and checked against the geometry: a kind
  * that is none, inline data running past the ring's end, a bounce index
@@ -226,7 +351,11 @@ static int head_fields(ordo_am_rx_t *rx, const am_rec_t *rec, unsigned *kind_p, 
         rx->broken = "an inline record longer than the ring holds there";
     else if (kind == REC_BCOPY && (bidx >= g->nbounce || len > g->bounce_size))
         rx->broken = "a bounce-buffer record whose index or length is outside the buffers";
-    else if (kind != REC_DATA && kind != REC_BCOPY && kind != REC_WRAP)
+    else if (kind == REC_HOT && len > g->hot_size)
+        rx->broken = "a hot-buffer record longer than the hot buffer";
+    else if (kind == REC_SPILL && len > g->spill_size)
+        rx->broken = "a spill-ring record longer than the spill ring";
+    else if (kind < REC_DATA || kind > REC_SPILL)
         rx->broken = "a record of no known kind";
     if (rx->broken)
         return -1;
@@ -252,11 +381,14 @@ unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t del
             break;
         if (kind == REC_WRAP) {
             recsize = R - (size_t)(rx->head & (R - 1));
-        } else if (kind == REC_DATA) {
-            recsize = align_line(REC_HDR + len);
-            if (deliver(arg, (char *)rec + REC_HDR, len, NULL) == ORDO_ERR_BUSY)
+        } else if (kind != REC_BCOPY) {
+            size_t spill;
+            char *data = short_data(rx, kind, len, &recsize, &spill);
+            if (deliver(arg, data, len, NULL) == ORDO_ERR_BUSY)
                 break;
+            step_over_spill(rx, recsize, spill);
             n++;
+            continue;
         } else {
             recsize = LINE;
             _Atomic uint32_t *flag = flag_of(rx->base, g, bidx);
@@ -274,19 +406,28 @@ unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t del
 
 void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p)
 {
-    am_rec_t *rec = head_rec(rx);
     unsigned kind, bidx;
     size_t len;
-    if (rx->broken ||
-        atomic_load_explicit(&rec->stamp, memory_order_acquire) != rx->head + 1 ||
-        head_fields(rx, rec, &kind, &len, &bidx) != 0 || kind != REC_DATA)
+    *len_p = 0;
+    for (;;) {
+        am_rec_t *rec = head_rec(rx);
+        if (rx->broken ||
+            atomic_load_explicit(&rec->stamp, memory_order_acquire) != rx->head + 1 ||
+            head_fields(rx, rec, &kind, &len, &bidx) != 0)
+            return NULL;
+        if (kind != REC_WRAP)
+            break;
+        step_over(rx, rx->geo.ring_size - (size_t)(rx->head & (rx->geo.ring_size - 1)));
+    }
+    *len_p = len;   /* a bounce-buffer record: only ordo_am_poll delivers it */
+    if (kind == REC_BCOPY)
         return NULL;
-    rx->peek_len = len;
-    *len_p = len;
-    return (char *)rec + REC_HDR;
+    return short_data(rx, kind, len, &rx->peek_size, &rx->peek_spill);
 }
 
 void ordo_am_consume(ordo_am_rx_t *rx)
 {
-    step_over(rx, align_line(REC_HDR + rx->peek_len));   /* as checked by the peek */
+    /* as the peek placed it; frees the hot buffer or spill ring space the
+     * record used */
+    step_over_spill(rx, rx->peek_size, rx->peek_spill);
 }

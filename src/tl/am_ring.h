@@ -27,7 +27,26 @@
  * place (the buffer's `arrived` word, beside its busy flag) after each
  * further chunk, so the reader copies the front out while the back goes
  * in.  A reader of such a lane reads a bounce buffer's bytes only below
- * ordo_am_arrived. */
+ * ordo_am_arrived.
+ *
+ * Short records may leave the ring, which then carries a one-line
+ * reference, for two areas of their own (a lane may have either, both or
+ * neither; writing lines that another core read last costs in proportion
+ * to what that core still holds of them):
+ * - the hot buffer (hot_size): records of more than hot_min bytes go there
+ *   whenever the reader is past the last one.  On cores that keep a line
+ *   they wrote as its owner after another core read it (AMD's MOESI), a
+ *   buffer used over and over is rewritten without fetching it: on a 2-core
+ *   EPYC VM 4 KiB one-way took 0.42 us through one reused buffer against
+ *   0.55-0.72 through positions that move.  On a Xeon it bought nothing.
+ * - the spill ring (spill_size): records of more than spill_min bytes are
+ *   laid one after another in a ring of twice a core's L2 cache, so a line
+ *   is written again only after the reader's cache let it go (8 KiB
+ *   one-way on that VM 1.25 us in the ring, 0.72 through 2 MiB).  Both
+ *   ends place records in it by the same rule, so no position is read
+ *   from the writer's memory.
+ * Either is free again once the reader's head has passed the record that
+ * used it: no flag goes back and forth. */
 #ifndef ORDO_TL_AM_RING_H
 #define ORDO_TL_AM_RING_H
 
@@ -44,6 +63,11 @@ typedef struct ordo_am_geometry {
     size_t   stream_chunk;  /* 0: a record is published whole; else payloads of at least
                                twice this stream, in four chunks of at least this size
                                (a power of two times it; set after init) */
+    size_t   hot_size;      /* 0: no hot buffer; else its bytes, a line multiple */
+    size_t   hot_min;       /* short records above this many bytes use the hot buffer */
+    size_t   spill_size;    /* 0: no spill ring; else its bytes, a power of two */
+    size_t   spill_min;     /* short records above this many bytes use the spill ring
+                               (the hot and spill fields are set after init) */
 } ordo_am_geometry_t;
 
 /* The sender's end. */
@@ -56,6 +80,10 @@ typedef struct ordo_am_tx {
     unsigned           next_bounce;
     unsigned           span;        /* buffers cycled through: 0 .. span-1 (rotate, or
                                        more when that many were in flight at once) */
+    uint64_t           hot_until;   /* the hot buffer is free once the head is here */
+    unsigned           hot_skip;    /* records to send without trying the hot buffer */
+    uint64_t           spill_tail;  /* next spill ring position */
+    uint64_t           spill_seen;  /* the reader's spill head as last read */
 } ordo_am_tx_t;
 
 /* The receiver's end. */
@@ -67,7 +95,9 @@ typedef struct ordo_am_rx {
      * is not trusted: a kind, length or bounce index out of the geometry):
      * the lane delivers nothing more.  What was wrong, for the log. */
     const char        *broken;
-    size_t             peek_len;    /* the record ordo_am_peek returned */
+    uint64_t           spill_head;  /* spill ring position of the next spilled record */
+    size_t             peek_size;   /* ring bytes of the record ordo_am_peek returned */
+    size_t             peek_spill;  /* ... and spill ring bytes (with a skipped end) */
     int                broken_told; /* the owner logged it */
 } ordo_am_rx_t;
 
@@ -106,9 +136,11 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
 unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t deliver,
                       void *arg);
 
-/* The next record, when it is complete and inline (short): its bytes and
- * length, without delivering it; NULL otherwise (nothing there, or a bounce
- * buffer or wrap record, which only ordo_am_poll handles).  A receiver that
+/* The next record, when it is complete and short (inline, in the hot
+ * buffer or in the spill ring): its bytes and length, without delivering it (a wrap record in
+ * front of it is stepped over).  NULL otherwise, with *len_p 0 when nothing
+ * is there and the record's length when a bounce-buffer record is next
+ * (only ordo_am_poll delivers it).  A receiver that
  * used the bytes calls ordo_am_consume; one that did not leaves the record
  * for ordo_am_poll. */
 void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p);

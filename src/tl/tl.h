@@ -133,6 +133,10 @@ typedef struct ordo_tl_params {
      * copy; their bounce buffers rotate through bounce_rotate bytes.  A
      * transport whose copies cost otherwise sets its own iface fields. */
     size_t       eager_cross, pipe_max, bounce_rotate;
+    /* How a lane between processes of this machine carries short messages
+     * (ordo_auto_choice_t): the reused buffer's and the spill ring's bytes
+     * (0: none). */
+    size_t       hot_max, spill_bytes;
 } ordo_tl_params_t;
 
 /* Where the owner's memory lives. */
@@ -209,7 +213,9 @@ struct ordo_tl_ops {
     size_t        (*am_arrived)(ordo_tl_iface_t *iface, void *desc);
     /* Optional (NULL when the transport cannot): the next message from rank
      * if it is an inline one that arrived in order, without handing it to
-     * the handler; NULL otherwise.  The caller either takes it with
+     * the handler; NULL otherwise, with *len_p 0 when nothing from rank is
+     * there yet and non-zero when a message only progress hands up is
+     * next (a bounce-buffer one).  The caller either takes it with
      * am_consume(iface, rank) before any other call into the transport, or
      * leaves it for progress to deliver.  Lets a blocking receive wait on
      * one sender's queue and take the message it expects directly.  Not to

@@ -23,6 +23,21 @@ static ordo_status_t count(void *arg, void *data, size_t len, _Atomic uint32_t *
     return ORDO_OK;
 }
 
+/* Delivered records' bytes, in order, for the hot-buffer checks. */
+static char got[8][1100];
+static size_t got_len[8];
+
+static ordo_status_t keep(void *arg, void *data, size_t len, _Atomic uint32_t *bounce)
+{
+    (void)arg, (void)bounce;
+    if (delivered < 8 && len <= sizeof(got[0])) {
+        memcpy(got[delivered], data, len);
+        got_len[delivered] = len;
+    }
+    delivered++;
+    return ORDO_OK;
+}
+
 static ordo_am_geometry_t geo;
 static char *base;
 static size_t section;
@@ -116,6 +131,120 @@ int main(void)
     CHECK(tx.span == 4);
     CHECK_STATUS(ordo_am_send_bcopy(&tx, msg, 8, msg, 32), ORDO_ERR_BUSY);
     CHECK(ordo_am_poll(&rx, 64, count, NULL) == 4 && rx.broken == NULL);
+
+    /* the hot buffer: a short record above hot_min goes there while the
+     * reader has passed the last one, else inline; order and bytes kept */
+    ordo_am_geometry_t hot = geo;
+    hot.hot_size = 512;
+    hot.hot_min = 64;
+    size_t hsection = ordo_am_section_size(&hot);
+    CHECK(hsection >= section && hsection - ordo_am_section_size(&geo) <= 4096);
+    char *hbase = aligned_alloc(4096, hsection);
+    if (hbase == NULL)
+        return 1;
+    memset(hbase, 0, hsection);
+    ordo_am_tx_init(&tx, hbase, &hot);
+    ordo_am_rx_init(&rx, hbase, &hot);
+    char big[1200], hdr8[8] = "header!";
+    for (int i = 0; i < (int)sizeof(big); i++)
+        big[i] = (char)(i * 7 + 1);
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 300));   /* hot */
+    uint64_t after_first = tx.tail;
+    CHECK(tx.hot_until == after_first);
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big + 1, 200));   /* busy: inline */
+    CHECK(tx.hot_until == after_first);
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 16));   /* small: inline */
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 505));   /* past hot_size: inline */
+    CHECK(tx.hot_until == after_first);
+    delivered = 0;
+    CHECK(ordo_am_poll(&rx, 64, keep, NULL) == 4 && rx.broken == NULL);
+    CHECK(got_len[0] == 308 && memcmp(got[0], hdr8, 8) == 0 && memcmp(got[0] + 8, big, 300) == 0);
+    CHECK(got_len[1] == 208 && memcmp(got[1] + 8, big + 1, 200) == 0);
+    CHECK(got_len[2] == 24 && got_len[3] == 513 && memcmp(got[3] + 8, big, 505) == 0);
+    /* after a miss a stream of records stays in the ring for a while
+     * (the writer does not fetch the reader's head for each) */
+    CHECK(tx.hot_skip > 0);
+    for (int i = 0; i < 100 && tx.hot_skip; i++) {
+        uint64_t at = tx.tail;
+        CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 200));
+        CHECK(tx.tail - at > ORDO_CACHE_LINE);   /* inline */
+        CHECK(ordo_am_poll(&rx, 64, count, NULL) == 1);
+    }
+    CHECK(tx.hot_skip == 0);
+    /* read: the next one goes hot again, and peek hands out its bytes */
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big + 2, 100));
+    CHECK(tx.hot_until == tx.tail);
+    size_t plen;
+    char *p = ordo_am_peek(&rx, &plen);
+    CHECK(p != NULL && plen == 108 && memcmp(p + 8, big + 2, 100) == 0);
+    CHECK(p < hbase + ORDO_CACHE_LINE || p >= hbase + ORDO_CACHE_LINE + hot.ring_size);
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 100));   /* not consumed yet: inline */
+    ordo_am_consume(&rx);
+    p = ordo_am_peek(&rx, &plen);
+    CHECK(p != NULL && plen == 108 && p >= hbase + ORDO_CACHE_LINE &&
+          p < hbase + ORDO_CACHE_LINE + hot.ring_size);
+    ordo_am_consume(&rx);
+    /* a hot record claiming more than the hot buffer is not delivered */
+    tx.hot_skip = 0;   /* as after a stream of records */
+    uint64_t at = tx.tail;
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 100));
+    CHECK(tx.tail - at == ORDO_CACHE_LINE);   /* hot */
+    char *hrec = hbase + ORDO_CACHE_LINE + (size_t)(at & (hot.ring_size - 1));
+    *(uint32_t *)(hrec + OFF_LEN) = (uint32_t)hot.hot_size + 1;
+    delivered = 0;
+    CHECK(ordo_am_poll(&rx, 64, count, NULL) == 0 && delivered == 0);
+    CHECK(rx.broken != NULL && strstr(rx.broken, "hot-buffer record") != NULL);
+    free(hbase);
+
+    /* the spill ring: records above spill_min laid one after another,
+     * wrapping to its start where one would cross the end; inline when it
+     * is full; peek and poll find each where the writer put it */
+    ordo_am_geometry_t sp = geo;
+    sp.spill_size = 4096;
+    sp.spill_min = 128;
+    size_t ssection = ordo_am_section_size(&sp);
+    char *sbase = aligned_alloc(4096, ssection);
+    if (sbase == NULL)
+        return 1;
+    memset(sbase, 0, ssection);
+    ordo_am_tx_init(&tx, sbase, &sp);
+    ordo_am_rx_init(&rx, sbase, &sp);
+    char *ring_lo = sbase + ORDO_CACHE_LINE, *ring_hi = ring_lo + sp.ring_size;
+    for (int round = 0; round < 6; round++) {
+        /* 3 x 1024-byte records (with the header) fill 3 KiB; the fourth
+         * does not fit before the reader frees some: inline */
+        uint64_t at = tx.tail;
+        for (int i = 0; i < 3; i++)
+            CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big + i, 1000 - 8 * round));
+        CHECK(tx.tail - at == 3 * ORDO_CACHE_LINE);   /* three references */
+        if (round == 0) {
+            at = tx.tail;
+            CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 1100));
+            CHECK(tx.tail - at > ORDO_CACHE_LINE);   /* full: inline */
+        }
+        CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 100));   /* small: inline */
+        delivered = 0;
+        size_t want = round == 0 ? 5 : 4;
+        CHECK(ordo_am_poll(&rx, 64, keep, NULL) == want && rx.broken == NULL);
+        for (int i = 0; i < 3; i++)
+            CHECK(got_len[i] == 1008 - 8 * (size_t)round &&
+                  memcmp(got[i], hdr8, 8) == 0 && memcmp(got[i] + 8, big + i, got_len[i] - 8) == 0);
+        /* and once through peek */
+        CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big + 3, 900));
+        size_t plen;
+        char *p = ordo_am_peek(&rx, &plen);
+        CHECK(p != NULL && plen == 908 && memcmp(p + 8, big + 3, 900) == 0);
+        CHECK(p < ring_lo || p >= ring_hi);
+        ordo_am_consume(&rx);
+    }
+    CHECK(rx.spill_head == tx.spill_tail && tx.spill_tail > 4 * sp.spill_size);
+    uint64_t sat = tx.tail;
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 300));
+    *(uint32_t *)(ring_lo + (size_t)(sat & (sp.ring_size - 1)) + OFF_LEN) = 4097;
+    delivered = 0;
+    CHECK(ordo_am_poll(&rx, 64, count, NULL) == 0 && delivered == 0);
+    CHECK(rx.broken != NULL && strstr(rx.broken, "spill-ring record") != NULL);
+    free(sbase);
 
     char *rec = lane_with_records(0, &tx, &rx);
     *(uint16_t *)(rec + OFF_KIND) = 9;

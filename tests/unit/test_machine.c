@@ -137,6 +137,30 @@ int main(void)
     ordo_auto_eager(&sc, 3, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.pipe_max == 0);
 
+    /* how lanes carry short messages: a reused buffer only where the CPU
+     * owns the lines it wrote, up to 4 KiB; a spill ring of twice the L2
+     * (1 MiB when unknown) above 1 KiB, smaller or none with many pairs */
+    ordo_machine_t lm = {.l2_bytes = 1 << 20, .owns_read_lines = 1};
+    ordo_auto_eager(&lm, 2, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.hot_max == 4096 && e.spill_bytes == 2u << 20);
+    CHECK(strstr(e.lane_why, "reused buffer") != NULL && strstr(e.lane_why, "2048 KiB") != NULL);
+    lm.owns_read_lines = 0;
+    lm.l2_bytes = 3 << 20;   /* a power of two at least twice it */
+    ordo_auto_eager(&lm, 2, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.hot_max == 0 && e.spill_bytes == 8u << 20);
+    CHECK(strstr(e.lane_why, "gives up the lines") != NULL);
+    ordo_auto_eager(&lm, 15, 8192, 32768, 0, 1, 0, &e);   /* 210 pairs: 2 MiB each */
+    CHECK(e.spill_bytes == 2u << 20);
+    ordo_auto_eager(&lm, 15, 1024, 32768, 0, 1, 0, &e);   /* short messages are small */
+    CHECK(e.spill_bytes == 0 && strstr(e.lane_why, "small") != NULL);
+    lm.owns_read_lines = 1;
+    ordo_auto_eager(&lm, 15, 1024, 32768, 0, 1, 0, &e);
+    CHECK(e.hot_max == 1024);
+    ordo_auto_eager(&lm, 40, 256, 32768, 0, 1, 0, &e);
+    CHECK(e.hot_max == 0 && e.spill_bytes == 0);
+    ordo_auto_eager(&lm, 60, 2048, 32768, 0, 1, 0, &e);   /* 3540 pairs: under 256 KiB each */
+    CHECK(e.spill_bytes == 0 && strstr(e.lane_why, "too many pairs") != NULL);
+
     /* explicit settings and refusals */
     ordo_auto_eager(&sc, 2, 8192, 32768, 1, 1, 0, &e);    /* ORDO_EAGER_MAX set: it wins */
     CHECK(e.eager_cross == 32768 && strstr(e.eager_why, "ORDO_EAGER_MAX") != NULL);

@@ -674,7 +674,7 @@ static ordo_status_t shm_iface_open(const ordo_tl_params_t *params, ordo_tl_ifac
         return ORDO_ERR_NO_MEMORY;
     }
     ordo_status_t st = shm_mailbox_open(&s->mbox, &s->super, s->boot, s->rank, s->size,
-                                        params->bounce_rotate);
+                                        params);
     if (st == ORDO_OK) {
         st = ordo_tl_reorder_init(&s->super, s->rank);
         if (st != ORDO_OK)

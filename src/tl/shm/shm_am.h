@@ -23,7 +23,7 @@ typedef struct shm_mailbox {
 } shm_mailbox_t;
 
 ordo_status_t shm_mailbox_open(shm_mailbox_t *mb, ordo_tl_iface_t *iface, ordo_boot_t *boot,
-                               int rank, int size, size_t bounce_rotate);
+                               int rank, int size, const ordo_tl_params_t *params);
 void          shm_mailbox_close(shm_mailbox_t *mb);
 /* The mailbox of an open shm interface (tests reach lanes through it). */
 shm_mailbox_t *shm_mailbox_of(ordo_tl_iface_t *iface);
