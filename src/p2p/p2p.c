@@ -402,36 +402,40 @@ ordo_status_t p2p_irecv(p2p_comm_t *c, void *buf, size_t cap, int source, int ta
 }
 
 /* Whether the message at the head of src's queue is the one a receive of
- * (src, tag) on c takes next: short, on c, and (ordered) next in sequence
- * with nothing held back. */
-static inline int direct_match(const p2p_comm_t *c, const p2p_hdr_t *h, int src, int tag)
+ * (src, tag) on c takes next: whole (short) or in a bounce buffer (eager,
+ * desc), on c, and (ordered) next in sequence with nothing held back. */
+static inline int direct_match(const p2p_comm_t *c, const p2p_hdr_t *h, const void *desc,
+                               int src, int tag)
 {
-    return h->type == P2P_MSG && h->proto == PROTO_SHORT && h->comm == c->id &&
-           (tag == ORDO_ANY_TAG || h->tag == tag) &&
+    return h->type == P2P_MSG && h->proto == (desc ? PROTO_EAGER : PROTO_SHORT) &&
+           h->comm == c->id && (tag == ORDO_ANY_TAG || h->tag == tag) &&
            (c->match != ORDO_MATCH_ORDERED ||
             (h->seq == c->recv_seq[src] && p2p_peer(src)->early == NULL));
 }
 
 /* The latency path: a blocking receive from one sender, with nothing posted
  * or unexpected on its context, waits on that sender's queue alone and
- * copies the expected short message straight into buf: no request, no
- * posting, no handler chain.  Everything else keeps moving: whatever else
- * comes first from src, and every 16 idle looks, a full progress pass runs.
- * Returns ORDO_INPROGRESS when the generic path must take over (that pass
- * left something on the context, a message through a bounce buffer is next
- * — posted first, it is copied out as it streams in — or src may have
- * died: the generic wait tells). */
+ * copies the expected message straight into buf (an eager one as it
+ * streams in): no request, no posting, no handler chain.  Everything else
+ * keeps moving: whatever else comes first from src, and every 16 idle
+ * looks, a full progress pass runs.  Returns ORDO_INPROGRESS when the
+ * generic path must take over (that pass left something on the context,
+ * or src may have died: the generic wait tells). */
 static ordo_status_t recv_direct(p2p_comm_t *c, ordo_tl_iface_t *f, void *buf, size_t cap,
                                  int src, int tag, ordo_completion_t *info_p)
 {
     unsigned idle = 0;
     for (unsigned look = 1;; look++) {
         size_t n;
-        const p2p_hdr_t *h = f->ops->am_peek(f, src, &n);
-        if (h && direct_match(c, h, src, tag)) {
+        void *desc;
+        const p2p_hdr_t *h = f->ops->am_peek(f, src, &n, &desc);
+        if (h && direct_match(c, h, desc, src, tag)) {
             c->credits[src] += h->credits;   /* direct_match: the header is c's */
             size_t take = ORDO_MIN((size_t)h->len, cap);
-            if (take)
+            ordo_status_t st = ORDO_OK;
+            if (desc)   /* a writer that stopped part way fails it, as in p2p_deliver */
+                st = ordo_tl_am_copy(f, desc, buf, h + 1, sizeof(*h), take);
+            else if (take)
                 memcpy(buf, h + 1, take);
             ordo_completion_t info = {.source = src, .tag = h->tag, .length = take,
                                       .msg_length = h->len, .seq = h->seq};
@@ -439,18 +443,17 @@ static ordo_status_t recv_direct(p2p_comm_t *c, ordo_tl_iface_t *f, void *buf, s
             if (c->match == ORDO_MATCH_ORDERED)
                 c->recv_seq[src]++;
             else
-                p2p_overtaking_seen(c, src, h->seq);
+                p2p_overtaking_seen(c, src, info.seq);
             p2p->stats.recvs++;
             p2p->stats.recvs_direct++;
             p2p->stats.bytes_received += take;
             p2p_credit_return(c, src);
-            info.error = take < info.msg_length ? ORDO_ERR_TRUNCATED : ORDO_OK;
+            info.error = st != ORDO_OK ? st
+                         : take < info.msg_length ? ORDO_ERR_TRUNCATED : ORDO_OK;
             if (info_p)
                 *info_p = info;
             return info.error;
         }
-        if (h == NULL && n != 0)   /* a long message is next: received in place, posted */
-            return ORDO_INPROGRESS;
         if (h == NULL && (look & 15)) {
             ordo_cpu_relax();
             continue;

@@ -404,11 +404,10 @@ unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t del
     return n;
 }
 
-void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p)
+void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p, _Atomic uint32_t **bounce_p)
 {
     unsigned kind, bidx;
     size_t len;
-    *len_p = 0;
     for (;;) {
         am_rec_t *rec = head_rec(rx);
         if (rx->broken ||
@@ -419,15 +418,22 @@ void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p)
             break;
         step_over(rx, rx->geo.ring_size - (size_t)(rx->head & (rx->geo.ring_size - 1)));
     }
-    *len_p = len;   /* a bounce-buffer record: only ordo_am_poll delivers it */
-    if (kind == REC_BCOPY)
-        return NULL;
+    *len_p = len;
+    if (kind == REC_BCOPY) {
+        rx->peek_size = LINE;
+        rx->peek_spill = 0;
+        rx->peek_bounce = *bounce_p = flag_of(rx->base, &rx->geo, bidx);
+        return bounce_of(rx->base, &rx->geo, bidx);
+    }
+    rx->peek_bounce = *bounce_p = NULL;
     return short_data(rx, kind, len, &rx->peek_size, &rx->peek_spill);
 }
 
 void ordo_am_consume(ordo_am_rx_t *rx)
 {
-    /* as the peek placed it; frees the hot buffer or spill ring space the
-     * record used */
+    /* as the peek found it; frees the bounce buffer, hot buffer or spill
+     * ring space the record used */
+    if (rx->peek_bounce)
+        ordo_am_release(rx->peek_bounce);
     step_over_spill(rx, rx->peek_size, rx->peek_spill);
 }

@@ -98,6 +98,7 @@ typedef struct ordo_am_rx {
     uint64_t           spill_head;  /* spill ring position of the next spilled record */
     size_t             peek_size;   /* ring bytes of the record ordo_am_peek returned */
     size_t             peek_spill;  /* ... and spill ring bytes (with a skipped end) */
+    _Atomic uint32_t  *peek_bounce; /* ... or its bounce buffer's flag */
     int                broken_told; /* the owner logged it */
 } ordo_am_rx_t;
 
@@ -136,14 +137,14 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
 unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t deliver,
                       void *arg);
 
-/* The next record, when it is complete and short (inline, in the hot
- * buffer or in the spill ring): its bytes and length, without delivering it (a wrap record in
- * front of it is stepped over).  NULL otherwise, with *len_p 0 when nothing
- * is there and the record's length when a bounce-buffer record is next
- * (only ordo_am_poll delivers it).  A receiver that
- * used the bytes calls ordo_am_consume; one that did not leaves the record
- * for ordo_am_poll. */
-void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p);
+/* The next record, when it is complete (a wrap record in front of it is
+ * stepped over): its bytes and length, without delivering it; NULL when
+ * nothing is there.  *bounce_p is NULL for a short one (inline, hot or
+ * spilled: all its bytes are there), else the record's bounce buffer,
+ * whose bytes may still be arriving (ordo_am_arrived).  A receiver that
+ * used the record calls ordo_am_consume (which releases the bounce buffer:
+ * no keeping); one that did not leaves it for ordo_am_poll. */
+void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p, _Atomic uint32_t **bounce_p);
 /* Step over the record ordo_am_peek returned. */
 void  ordo_am_consume(ordo_am_rx_t *rx);
 

@@ -212,15 +212,16 @@ struct ordo_tl_ops {
      * the bcopy message desc, header included, in place so far. */
     size_t        (*am_arrived)(ordo_tl_iface_t *iface, void *desc);
     /* Optional (NULL when the transport cannot): the next message from rank
-     * if it is an inline one that arrived in order, without handing it to
-     * the handler; NULL otherwise, with *len_p 0 when nothing from rank is
-     * there yet and non-zero when a message only progress hands up is
-     * next (a bounce-buffer one).  The caller either takes it with
-     * am_consume(iface, rank) before any other call into the transport, or
-     * leaves it for progress to deliver.  Lets a blocking receive wait on
-     * one sender's queue and take the message it expects directly.  Not to
-     * be used while the reordering test mode is on (ordo_tl_am_can_peek). */
-    void         *(*am_peek)(ordo_tl_iface_t *iface, int rank, size_t *len_p);
+     * if one arrived in order, without handing it to the handler; NULL
+     * when none has.  *desc_p is NULL for a whole one, else it is a bcopy
+     * message that may still be arriving: read it with ordo_tl_am_copy
+     * (iface, *desc_p, ...).  The caller either takes it with
+     * am_consume(iface, rank) before any other call into the transport
+     * (which also gives back its bounce buffer: no keeping), or leaves it
+     * for progress to deliver.  Lets a blocking receive wait on one
+     * sender's queue and take the message it expects directly.  Not to be
+     * used while the reordering test mode is on (ordo_tl_am_can_peek). */
+    void         *(*am_peek)(ordo_tl_iface_t *iface, int rank, size_t *len_p, void **desc_p);
     void          (*am_consume)(ordo_tl_iface_t *iface, int rank);
     /* Optional (NULL: the name says it all): with iface NULL, what the
      * transport would use on this machine with the current settings, without

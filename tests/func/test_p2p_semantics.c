@@ -443,6 +443,27 @@ static void blocking_receive_paths(void)
                  ORDO_ERR_TRUNCATED);
     CHECK(shortbuf[0] == 1 && shortbuf[1] == 2 && shortbuf[2] == 0xfeedULL);
     CHECK(in.length == 16 && in.msg_length == sizeof(longmsg) && in.error == ORDO_ERR_TRUNCATED);
+    /* a bounce-buffer message (streamed in) on the direct path, whole and
+     * truncated: the prefix arrives, the guard stays */
+    size_t mid = 20000, part = 5000;
+    char *want = malloc(mid);
+    stamp(bout, mid, me, 78);
+    stamp(want, mid, left, 78);
+    ordo_request_h midreq;   /* non-blocking: with more ranks it may go by rendezvous */
+    st = ordo_send_nb(NULL, bout, mid, right, 9, &midreq);
+    CHECK(st == ORDO_OK || st == ORDO_INPROGRESS);
+    CHECK_OK(ordo_recv(NULL, bin, big, left, 9, &in));
+    CHECK(in.length == mid && in.msg_length == mid && memcmp(bin, want, mid) == 0);
+    CHECK_OK(ordo_request_wait(&midreq, NULL));
+    memset(bin, 0, big);
+    bin[part] = 0x5a;
+    st = ordo_send_nb(NULL, bout, mid, right, 9, &midreq);
+    CHECK(st == ORDO_OK || st == ORDO_INPROGRESS);
+    CHECK_STATUS(ordo_recv(NULL, bin, part, left, 9, &in), ORDO_ERR_TRUNCATED);
+    CHECK(in.length == part && in.msg_length == mid && memcmp(bin, want, part) == 0 &&
+          bin[part] == 0x5a);
+    CHECK_OK(ordo_request_wait(&midreq, NULL));
+    free(want);
     /* and the context is still in order afterwards */
     CHECK_OK(ordo_send(NULL, &t1, sizeof(t1), right, 8));
     CHECK_OK(ordo_recv(NULL, &x, sizeof(x), left, 8, &in));

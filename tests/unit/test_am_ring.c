@@ -64,7 +64,8 @@ static void expect_broken(ordo_am_rx_t *rx, const char *why)
     CHECK(delivered == 1);
     CHECK(rx->broken != NULL && strstr(rx->broken, why) != NULL);
     size_t len;
-    CHECK(ordo_am_peek(rx, &len) == NULL);
+    _Atomic uint32_t *pb;
+    CHECK(ordo_am_peek(rx, &len, &pb) == NULL);
     CHECK(ordo_am_poll(rx, 64, count, NULL) == 0 && delivered == 1);
 }
 
@@ -96,6 +97,18 @@ int main(void)
         CHECK(ordo_am_poll(&rx, 64, count, NULL) == 1 && delivered == 1);   /* released */
     }
     CHECK(tx.span == 1);
+    /* a bounce-buffer record peeked: its buffer and flag; consumed, freed */
+    CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg + 8, 40));
+    {
+        size_t blen;
+        _Atomic uint32_t *bflag = NULL;
+        char *b = ordo_am_peek(&rx, &blen, &bflag);
+        CHECK(b != NULL && blen == 48 && bflag != NULL && memcmp(b, msg, 48) == 0);
+        CHECK(atomic_load(bflag) == 1 && ordo_am_arrived(bflag) == 48);
+        ordo_am_consume(&rx);
+        CHECK(atomic_load(bflag) == 0);
+        CHECK(ordo_am_peek(&rx, &blen, &bflag) == NULL);
+    }
     for (int i = 0; i < 3; i++)
         CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
     CHECK(tx.span == 3);
@@ -175,12 +188,14 @@ int main(void)
     CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big + 2, 100));
     CHECK(tx.hot_until == tx.tail);
     size_t plen;
-    char *p = ordo_am_peek(&rx, &plen);
+    _Atomic uint32_t *pb = &(_Atomic uint32_t){1};
+    char *p = ordo_am_peek(&rx, &plen, &pb);
+    CHECK(pb == NULL);
     CHECK(p != NULL && plen == 108 && memcmp(p + 8, big + 2, 100) == 0);
     CHECK(p < hbase + ORDO_CACHE_LINE || p >= hbase + ORDO_CACHE_LINE + hot.ring_size);
     CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 100));   /* not consumed yet: inline */
     ordo_am_consume(&rx);
-    p = ordo_am_peek(&rx, &plen);
+    p = ordo_am_peek(&rx, &plen, &pb);
     CHECK(p != NULL && plen == 108 && p >= hbase + ORDO_CACHE_LINE &&
           p < hbase + ORDO_CACHE_LINE + hot.ring_size);
     ordo_am_consume(&rx);
@@ -232,7 +247,9 @@ int main(void)
         /* and once through peek */
         CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big + 3, 900));
         size_t plen;
-        char *p = ordo_am_peek(&rx, &plen);
+        _Atomic uint32_t *pb;
+        char *p = ordo_am_peek(&rx, &plen, &pb);
+        CHECK(pb == NULL);
         CHECK(p != NULL && plen == 908 && memcmp(p + 8, big + 3, 900) == 0);
         CHECK(p < ring_lo || p >= ring_hi);
         ordo_am_consume(&rx);

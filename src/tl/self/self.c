@@ -161,10 +161,13 @@ static void self_am_release(ordo_tl_iface_t *iface, void *desc)
     ordo_am_release(desc);
 }
 
-static void *self_am_peek(ordo_tl_iface_t *iface, int rank, size_t *len_p)
+static void *self_am_peek(ordo_tl_iface_t *iface, int rank, size_t *len_p, void **desc_p)
 {
     (void)rank;
-    return ordo_am_peek(&((self_iface_t *)iface)->rx, len_p);
+    _Atomic uint32_t *bounce;
+    void *data = ordo_am_peek(&((self_iface_t *)iface)->rx, len_p, &bounce);
+    *desc_p = (void *)bounce;
+    return data;
 }
 
 static void self_am_consume(ordo_tl_iface_t *iface, int rank)

@@ -530,9 +530,12 @@ static ordo_status_t shm_atomic(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, si
     return ORDO_OK;
 }
 
-static void *shm_am_peek(ordo_tl_iface_t *iface, int rank, size_t *len_p)
+static void *shm_am_peek(ordo_tl_iface_t *iface, int rank, size_t *len_p, void **desc_p)
 {
-    return ordo_am_peek(&((shm_iface_t *)iface)->mbox.rx[rank], len_p);
+    _Atomic uint32_t *bounce;
+    void *data = ordo_am_peek(&((shm_iface_t *)iface)->mbox.rx[rank], len_p, &bounce);
+    *desc_p = (void *)bounce;
+    return data;
 }
 
 static void shm_am_consume(ordo_tl_iface_t *iface, int rank)
