@@ -245,16 +245,24 @@ static void pipe_why(char *buf, size_t len, size_t pipe_max)
                  "once up to %zu KiB, by the single copy above", pipe_max >> 10);
 }
 
-/* How a lane carries its short messages (am_ring.h has the measurements):
- * a reused buffer where cores own the lines they wrote; a spill ring of up
- * to rotate bytes for those above ORDO_LANE_SPILL_MIN, a power of two, the
- * machine's lanes within ORDO_LANE_SPILL_BUDGET (their pages are taken as
- * messages use them). */
+/* How a lane carries its short messages (docs/shm-messages.md has the
+ * measurements): where cores own the lines they wrote, a reused buffer and
+ * a spill ring of up to rotate bytes for those above ORDO_LANE_SPILL_MIN,
+ * a power of two, the machine's lanes within ORDO_LANE_SPILL_BUDGET (their
+ * pages are taken as messages use them).  On a Xeon neither measured
+ * faster than the queue (within the runs' +-10%), so there it is inline. */
 static void lane_choice(const ordo_machine_t *m, int ranks_here, size_t short_max,
                         size_t rotate, ordo_auto_choice_t *c)
 {
-    c->hot_max = m->owns_read_lines && short_max > ORDO_LANE_HOT_MIN
-                     ? (short_max < 4096 ? short_max : 4096) : 0;
+    c->hot_max = c->spill_bytes = 0;
+    if (!m->owns_read_lines || short_max <= ORDO_LANE_HOT_MIN) {
+        snprintf(c->lane_why, sizeof(c->lane_why), "inline in the queue (%s)",
+                 short_max <= ORDO_LANE_HOT_MIN ? "short messages are small"
+                 : "this CPU gives up the lines it wrote once read: a reused buffer or a "
+                   "spill ring measured no faster");
+        return;
+    }
+    c->hot_max = short_max < 4096 ? short_max : 4096;
     size_t lanes = ranks_here > 1 ? (size_t)ranks_here * (size_t)(ranks_here - 1) : 1;
     size_t share = ORDO_LANE_SPILL_BUDGET / lanes, spill = 0;
     if (short_max > ORDO_LANE_SPILL_MIN) {
@@ -265,15 +273,9 @@ static void lane_choice(const ordo_machine_t *m, int ranks_here, size_t short_ma
             spill = 0;
     }
     c->spill_bytes = spill;
-    int n;
-    if (c->hot_max)
-        n = snprintf(c->lane_why, sizeof(c->lane_why),
+    int n = snprintf(c->lane_why, sizeof(c->lane_why),
                      "%d .. %zu bytes through one reused buffer while it is free (this CPU "
                      "keeps the lines it wrote); ", ORDO_LANE_HOT_MIN, c->hot_max);
-    else
-        n = snprintf(c->lane_why, sizeof(c->lane_why), "%s; ",
-                     short_max <= ORDO_LANE_HOT_MIN ? "inline"
-                     : "no reused buffer (this CPU gives up the lines it wrote once read)");
     if (spill)
         snprintf(c->lane_why + n, sizeof(c->lane_why) - (size_t)n,
                  "else above %d bytes through a %zu KiB ring per pair (twice a core's L2 "

@@ -31,20 +31,16 @@
  *
  * Short records may leave the ring, which then carries a one-line
  * reference, for two areas of their own (a lane may have either, both or
- * neither; writing lines that another core read last costs in proportion
- * to what that core still holds of them):
+ * neither; shm gives them where cores own the lines they wrote, see
+ * docs/shm-messages.md for what they measured):
  * - the hot buffer (hot_size): records of more than hot_min bytes go there
- *   whenever the reader is past the last one.  On cores that keep a line
- *   they wrote as its owner after another core read it (AMD's MOESI), a
- *   buffer used over and over is rewritten without fetching it: on a 2-core
- *   EPYC VM 4 KiB one-way took 0.42 us through one reused buffer against
- *   0.55-0.72 through positions that move.  On a Xeon it bought nothing.
+ *   whenever the reader is past the last one: the writer rewrites lines it
+ *   still owns;
  * - the spill ring (spill_size): records of more than spill_min bytes are
  *   laid one after another in a ring of twice a core's L2 cache, so a line
- *   is written again only after the reader's cache let it go (8 KiB
- *   one-way on that VM 1.25 us in the ring, 0.72 through 2 MiB).  Both
- *   ends place records in it by the same rule, so no position is read
- *   from the writer's memory.
+ *   is written again only after the reader's cache let it go.  Both ends
+ *   place records in it by the same rule, so no position is read from the
+ *   writer's memory.
  * Either is free again once the reader's head has passed the record that
  * used it: no flag goes back and forth. */
 #ifndef ORDO_TL_AM_RING_H
