@@ -466,6 +466,8 @@ OM_ALIAS(Comm_set_name)
 
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
+    if (comm == MPI_COMM_NULL && comm_name && resultlen)   /* a predefined handle's name */
+        return om_null_name("MPI_COMM_NULL", comm_name, resultlen);
     OM_COMM_ARG(c, comm, "MPI_Comm_get_name");
     if (!comm_name || !resultlen)
         return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_get_name", "a NULL argument");

@@ -597,8 +597,17 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
         b.lb = o->lb;
         b.ub = o->lb + o->extent;
         rc = builder_finish(&b, MPI_COMBINER_DUP, 0, newtype);
-        if (rc == MPI_SUCCESS)
+        if (rc == MPI_SUCCESS) {
             (*newtype)->committed = o->committed;
+            rc = om_type_attrs_copy(oldtype, *newtype);
+            if (rc != MPI_SUCCESS) {
+                om_type_attrs_free(*newtype, *newtype);
+                om_type_release(*newtype);
+                *newtype = MPI_DATATYPE_NULL;
+                return om_comm_error(MPI_COMM_SELF, rc, "MPI_Type_dup",
+                                     "an attribute copy failed");
+            }
+        }
         om_envelope_t *e = om_envelope_new(0, 0, 1);
         if (e)
             e->types[0] = oldtype;
@@ -625,6 +634,10 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     if (!t || t->predefined)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_TYPE, "MPI_Type_free", "%s",
                              t ? "a predefined datatype cannot be freed" : "not a datatype");
+    int rc = om_type_attrs_free(*datatype, t);
+    if (rc != MPI_SUCCESS)
+        return om_comm_error(MPI_COMM_SELF, rc, "MPI_Type_free",
+                             "an attribute's delete callback failed");
     /* operations in flight that unpack into it hold a reference */
     *datatype = MPI_DATATYPE_NULL;
     om_type_release(t);

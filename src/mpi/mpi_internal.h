@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <ordo/ordo.h>
 
@@ -142,6 +143,7 @@ struct MPI_ABI_Datatype {
     om_block_t  *blocks;
     int          combiner;     /* MPI_COMBINER_* it was made by */
     struct om_envelope *env;   /* its constructor's arguments (derived types) */
+    om_attr_t   *attrs;
     char         name[MPI_MAX_OBJECT_NAME];
 };
 
@@ -208,6 +210,7 @@ struct MPI_ABI_Win {
     int            flavor, model;
     MPI_Errhandler errh;
     MPI_Info       info;
+    om_attr_t     *attrs;
     char           name[MPI_MAX_OBJECT_NAME];
 };
 
@@ -511,6 +514,21 @@ int om_irecv(struct MPI_ABI_Comm *c, MPI_Comm comm, void *buf, MPI_Count count,
 /* Attributes cached on communicators; dup copies those whose key says so */
 void om_attrs_free(struct MPI_ABI_Comm *c);
 int om_attrs_copy(struct MPI_ABI_Comm *from, MPI_Comm to);
+/* Datatypes' and windows' attributes (attr.c): copied by MPI_Type_dup,
+ * deleted (their callbacks run) by MPI_Type_free / MPI_Win_free, which
+ * fail with a callback's error. */
+int om_type_attrs_copy(MPI_Datatype from, struct MPI_ABI_Datatype *to);
+int om_type_attrs_free(MPI_Datatype type, struct MPI_ABI_Datatype *t);
+int om_win_attr_get(MPI_Win win, struct MPI_ABI_Win *w, int keyval, void *out, int *flag);
+int om_win_attrs_free(MPI_Win win, struct MPI_ABI_Win *w);
+
+/* The name of a null handle (MPI-4.1: predefined handles all have one). */
+static inline int om_null_name(const char *name, char *out, int *len)
+{
+    strcpy(out, name);
+    *len = (int)strlen(name);
+    return MPI_SUCCESS;
+}
 
 /* Communicators made and ended with the library */
 int om_comms_init(void);

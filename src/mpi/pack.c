@@ -311,6 +311,8 @@ OM_ALIAS(Type_set_name)
 
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
+    if (datatype == MPI_DATATYPE_NULL && type_name && resultlen)
+        return om_null_name("MPI_DATATYPE_NULL", type_name, resultlen);
     struct MPI_ABI_Datatype *t;
     int rc = om_type_arg(datatype, &t, "MPI_Type_get_name");
     if (rc)

@@ -40,24 +40,6 @@ int PMPI_Abi_set_fortran_info(MPI_Info info)
 }
 OM_ALIAS(Abi_set_fortran_info)
 
-int PMPI_Attr_delete(MPI_Comm comm, int keyval)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Attr_delete");
-}
-OM_ALIAS(Attr_delete)
-
-int PMPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Attr_get");
-}
-OM_ALIAS(Attr_get)
-
-int PMPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Attr_put");
-}
-OM_ALIAS(Attr_put)
-
 int PMPI_Buffer_iflush(MPI_Request* request)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Buffer_iflush");
@@ -712,18 +694,6 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm)
 }
 OM_ALIAS(Intercomm_merge)
 
-int PMPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval, void* extra_state)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Keyval_create");
-}
-OM_ALIAS(Keyval_create)
-
-int PMPI_Keyval_free(int* keyval)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Keyval_free");
-}
-OM_ALIAS(Keyval_free)
-
 int PMPI_Lookup_name(const char* service_name, MPI_Info info, char* port_name)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Lookup_name");
@@ -1252,30 +1222,6 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype)
 }
 OM_ALIAS(Type_create_f90_real)
 
-int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* type_copy_attr_fn, MPI_Type_delete_attr_function* type_delete_attr_fn, int* type_keyval, void* extra_state)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_keyval");
-}
-OM_ALIAS(Type_create_keyval)
-
-int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_delete_attr");
-}
-OM_ALIAS(Type_delete_attr)
-
-int PMPI_Type_free_keyval(int* type_keyval)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_free_keyval");
-}
-OM_ALIAS(Type_free_keyval)
-
-int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val, int* flag)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_get_attr");
-}
-OM_ALIAS(Type_get_attr)
-
 int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype* pair_type)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_get_value_index");
@@ -1287,12 +1233,6 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype)
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_match_size");
 }
 OM_ALIAS(Type_match_size)
-
-int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_set_attr");
-}
-OM_ALIAS(Type_set_attr)
 
 int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position, void* outbuf, int outcount, MPI_Datatype datatype)
 {
@@ -1311,27 +1251,3 @@ int PMPI_Unpublish_name(const char* service_name, MPI_Info info, const char* por
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Unpublish_name");
 }
 OM_ALIAS(Unpublish_name)
-
-int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* win_copy_attr_fn, MPI_Win_delete_attr_function* win_delete_attr_fn, int* win_keyval, void* extra_state)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Win_create_keyval");
-}
-OM_ALIAS(Win_create_keyval)
-
-int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_delete_attr");
-}
-OM_ALIAS(Win_delete_attr)
-
-int PMPI_Win_free_keyval(int* win_keyval)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Win_free_keyval");
-}
-OM_ALIAS(Win_free_keyval)
-
-int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val)
-{
-    return om_unsupported(OM_ON_WIN, (void *)win, "MPI_Win_set_attr");
-}
-OM_ALIAS(Win_set_attr)

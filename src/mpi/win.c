@@ -295,6 +295,9 @@ int PMPI_Win_free(MPI_Win *win)
         return MPI_ERR_OTHER;
     if (!w)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_WIN, "MPI_Win_free", "not a window");
+    int rc = om_win_attrs_free(*win, w);   /* the callbacks see a window still there */
+    if (rc != MPI_SUCCESS)
+        return win_error(*win, rc, "MPI_Win_free", "an attribute's delete callback failed");
     ordo_status_t st = ordo_region_free(w->region);
     if (st != ORDO_OK)
         return om_win_failed(*win, st, "MPI_Win_free");
@@ -340,8 +343,7 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
     case MPI_WIN_CREATE_FLAVOR: p = &w->flavor; break;
     case MPI_WIN_MODEL:         p = &w->model; break;
     default:
-        *flag = 0;
-        return MPI_SUCCESS;
+        return om_win_attr_get(win, w, keyval, attribute_val, flag);
     }
     memcpy(attribute_val, &p, sizeof(p));
     *flag = 1;
@@ -392,6 +394,8 @@ OM_ALIAS(Win_set_name)
 
 int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
+    if (win == MPI_WIN_NULL && win_name && resultlen && om_ready("MPI_Win_get_name"))
+        return om_null_name("MPI_WIN_NULL", win_name, resultlen);
     OM_WIN_ARG(w, win, "MPI_Win_get_name");
     if (!win_name || !resultlen)
         return win_error(win, MPI_ERR_ARG, "MPI_Win_get_name", "a NULL argument");
