@@ -631,9 +631,11 @@ OM_ALIAS(Type_commit)
 int PMPI_Type_free(MPI_Datatype *datatype)
 {
     struct MPI_ABI_Datatype *t = datatype ? om_type(*datatype) : NULL;
-    if (!t || t->predefined)
+    if (!t || t->predefined || t->f90)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_TYPE, "MPI_Type_free", "%s",
-                             t ? "a predefined datatype cannot be freed" : "not a datatype");
+                             !t ? "not a datatype"
+                             : t->f90 ? "a parameterized Fortran type cannot be freed"
+                                      : "a predefined datatype cannot be freed");
     int rc = om_type_attrs_free(*datatype, t);
     if (rc != MPI_SUCCESS)
         return om_comm_error(MPI_COMM_SELF, rc, "MPI_Type_free",

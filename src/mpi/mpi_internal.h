@@ -143,6 +143,7 @@ struct MPI_ABI_Datatype {
     om_block_t  *blocks;
     int          combiner;     /* MPI_COMBINER_* it was made by */
     struct om_envelope *env;   /* its constructor's arguments (derived types) */
+    int          f90;          /* an MPI_Type_create_f90_* type: kept, never freed */
     om_attr_t   *attrs;
     char         name[MPI_MAX_OBJECT_NAME];
 };

@@ -301,9 +301,8 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
     int rc = om_type_arg(datatype, &t, "MPI_Type_set_name");
     if (rc)
         return rc;
-    if (!type_name || t->predefined)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Type_set_name", "%s",
-                             type_name ? "a predefined type keeps its name" : "name is NULL");
+    if (!type_name)   /* predefined types too may be renamed */
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Type_set_name", "name is NULL");
     snprintf(t->name, sizeof(t->name), "%s", type_name);
     return MPI_SUCCESS;
 }

@@ -1204,36 +1204,6 @@ int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count arr
 }
 OM_ALIAS(Type_create_darray_c)
 
-int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_f90_complex");
-}
-OM_ALIAS(Type_create_f90_complex)
-
-int PMPI_Type_create_f90_integer(int r, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_f90_integer");
-}
-OM_ALIAS(Type_create_f90_integer)
-
-int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_f90_real");
-}
-OM_ALIAS(Type_create_f90_real)
-
-int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype* pair_type)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_get_value_index");
-}
-OM_ALIAS(Type_get_value_index)
-
-int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_match_size");
-}
-OM_ALIAS(Type_match_size)
-
 int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position, void* outbuf, int outcount, MPI_Datatype datatype)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Unpack_external");

@@ -2,6 +2,8 @@
  * constructor; pack / unpack through them; a struct type on the wire. */
 #include <stddef.h>
 
+#include <string.h>
+
 #include "mpi_harness.h"
 
 static void check_type(MPI_Datatype t, MPI_Count size, MPI_Aint lb, MPI_Aint extent,
@@ -191,10 +193,74 @@ static void constructors(void)
     CHECK(all[0] == MPI_DATATYPE_NULL);
 }
 
+/* Types found by what they hold: by class and size, value-index pairs,
+ * Fortran 90 kinds; renaming a predefined type */
+static void found(void)
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL, u = MPI_DATATYPE_NULL;
+    int size = 0;
+    OK(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 8, &t));
+    CHECK(t == MPI_INTEGER8);
+    OK(MPI_Type_match_size(MPI_TYPECLASS_REAL, 4, &t));
+    CHECK(t == MPI_REAL4);
+    OK(MPI_Type_match_size(MPI_TYPECLASS_COMPLEX, 16, &t));
+    OK(MPI_Type_size(t, &size));
+    CHECK(t == MPI_COMPLEX16 && size == 16);
+    CHECK(class_of(MPI_Type_match_size(MPI_TYPECLASS_REAL, 3, &t)) == MPI_ERR_ARG);
+    CHECK(class_of(MPI_Type_match_size(12345, 4, &t)) == MPI_ERR_ARG);
+
+    OK(MPI_Type_get_value_index(MPI_DOUBLE, MPI_INT, &t));
+    CHECK(t == MPI_DOUBLE_INT);
+    OK(MPI_Type_get_value_index(MPI_INT, MPI_INT, &t));
+    CHECK(t == MPI_2INT);
+    OK(MPI_Type_get_value_index(MPI_DOUBLE, MPI_FLOAT, &t));   /* none: not an error */
+    CHECK(t == MPI_DATATYPE_NULL);
+    CHECK(class_of(MPI_Type_get_value_index(MPI_DATATYPE_NULL, MPI_INT, &t)) == MPI_ERR_TYPE);
+
+    /* the smallest kind that holds the range / precision; the same
+     * arguments, the same handle; never freed */
+    OK(MPI_Type_create_f90_integer(9, &t));
+    OK(MPI_Type_size(t, &size));
+    CHECK(size == 4);
+    OK(MPI_Type_create_f90_integer(9, &u));
+    CHECK(u == t);
+    int ni, na, nd, combiner, ints[2];
+    OK(MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner));
+    CHECK(combiner == MPI_COMBINER_F90_INTEGER && ni == 1 && na == 0 && nd == 0);
+    OK(MPI_Type_get_contents(t, 1, 0, 0, ints, NULL, NULL));
+    CHECK(ints[0] == 9);
+    CHECK(class_of(MPI_Type_free(&u)) == MPI_ERR_TYPE);
+    OK(MPI_Type_create_f90_real(15, MPI_UNDEFINED, &t));
+    OK(MPI_Type_size(t, &size));
+    CHECK(size == 8);
+    OK(MPI_Type_create_f90_complex(6, 30, &t));
+    OK(MPI_Type_size(t, &size));
+    CHECK(size == 8);
+    OK(MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner));
+    CHECK(combiner == MPI_COMBINER_F90_COMPLEX && ni == 2);
+    OK(MPI_Type_get_contents(t, 2, 0, 0, ints, NULL, NULL));
+    CHECK(ints[0] == 6 && ints[1] == 30);
+    CHECK(class_of(MPI_Type_create_f90_real(40, 5000, &t)) == MPI_ERR_ARG);
+    CHECK(class_of(MPI_Type_create_f90_integer(-1, &t)) == MPI_ERR_ARG);
+    /* one usable as any type */
+    OK(MPI_Type_create_f90_integer(4, &t));   /* 2 bytes */
+    short out[3] = {1, 2, 3}, in[3] = {0, 0, 0};
+    OK(MPI_Sendrecv(out, 3, t, 0, 5, in, 3, t, 0, 5, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+    CHECK(in[0] == 1 && in[2] == 3);
+
+    char name[MPI_MAX_OBJECT_NAME];
+    int len;
+    OK(MPI_Type_set_name(MPI_FLOAT, "my float"));
+    OK(MPI_Type_get_name(MPI_FLOAT, name, &len));
+    CHECK(strcmp(name, "my float") == 0);
+    OK(MPI_Type_set_name(MPI_FLOAT, "MPI_FLOAT"));
+}
+
 int main(int argc, char **argv)
 {
     mpi_test_init(&argc, &argv);
     predefined();
     constructors();
+    found();
     return mpi_test_report("mpi_types");
 }
