@@ -1192,18 +1192,6 @@ int PMPI_T_source_get_timestamp(int source_index, MPI_Count* timestamp)
 }
 OM_ALIAS(T_source_get_timestamp)
 
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_darray");
-}
-OM_ALIAS(Type_create_darray)
-
-int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Type_create_darray_c");
-}
-OM_ALIAS(Type_create_darray_c)
-
 int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position, void* outbuf, int outcount, MPI_Datatype datatype)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Unpack_external");

@@ -256,11 +256,89 @@ static void found(void)
     OK(MPI_Type_set_name(MPI_FLOAT, "MPI_FLOAT"));
 }
 
+/* Which coordinate of p owns element idx of a dimension (darray rules). */
+static int owner(int idx, int g, int dist, int darg, int p)
+{
+    if (dist == MPI_DISTRIBUTE_NONE)
+        return 0;
+    if (dist == MPI_DISTRIBUTE_BLOCK) {
+        int b = darg == MPI_DISTRIBUTE_DFLT_DARG ? (g + p - 1) / p : darg;
+        return idx / b;
+    }
+    int b = darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : darg;
+    return idx / b % p;
+}
+
+/* Every process's part of a 2-D array of 7 x 10 ints, by packing the
+ * array (each element holds its offset) through its darray type, against
+ * the elements whose owners a brute-force walk finds, in the local
+ * array's order. */
+static void darrays(void)
+{
+    enum { G0 = 7, G1 = 10 };
+    int global[G0 * G1];
+    for (int i = 0; i < G0 * G1; i++)
+        global[i] = i;
+    const struct { int dist[2], darg[2], psize[2], order; } cases[] = {
+        {{MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_BLOCK},
+         {MPI_DISTRIBUTE_DFLT_DARG, MPI_DISTRIBUTE_DFLT_DARG}, {2, 3}, MPI_ORDER_C},
+        {{MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_CYCLIC}, {MPI_DISTRIBUTE_DFLT_DARG, 3}, {3, 2},
+         MPI_ORDER_C},
+        {{MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC}, {4, 2}, {2, 3}, MPI_ORDER_FORTRAN},
+        {{MPI_DISTRIBUTE_NONE, MPI_DISTRIBUTE_CYCLIC}, {MPI_DISTRIBUTE_DFLT_DARG, 4}, {1, 4},
+         MPI_ORDER_FORTRAN},
+    };
+    int gsizes[2] = {G0, G1};
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        int size = cases[k].psize[0] * cases[k].psize[1], seen = 0;
+        for (int rank = 0; rank < size; rank++) {
+            MPI_Datatype t;
+            OK(MPI_Type_create_darray(size, rank, 2, gsizes, cases[k].dist, cases[k].darg,
+                                      cases[k].psize, cases[k].order, MPI_INT, &t));
+            OK(MPI_Type_commit(&t));
+            MPI_Aint lb, extent;
+            OK(MPI_Type_get_extent(t, &lb, &extent));
+            CHECK(lb == 0 && extent == (MPI_Aint)sizeof(global));
+            int tsize = 0, packed[G0 * G1], pos = 0, want[G0 * G1], n = 0;
+            OK(MPI_Type_size(t, &tsize));
+            OK(MPI_Pack(global, 1, t, packed, sizeof(packed), &pos, MPI_COMM_SELF));
+            int c0 = rank / cases[k].psize[1], c1 = rank % cases[k].psize[1];
+            int fortran = cases[k].order == MPI_ORDER_FORTRAN;
+            /* the local array's order: the fastest dimension innermost */
+            for (int a = 0; a < (fortran ? G1 : G0); a++)
+                for (int b = 0; b < (fortran ? G0 : G1); b++) {
+                    int i = fortran ? b : a, j = fortran ? a : b;
+                    if (owner(i, G0, cases[k].dist[0], cases[k].darg[0], cases[k].psize[0]) ==
+                            c0 &&
+                        owner(j, G1, cases[k].dist[1], cases[k].darg[1], cases[k].psize[1]) ==
+                            c1)
+                        want[n++] = fortran ? j * G0 + i : i * G1 + j;
+                }
+            CHECK(tsize == n * (int)sizeof(int) && pos == tsize);
+            CHECK(memcmp(packed, want, (size_t)n * sizeof(int)) == 0);
+            seen += n;
+            int ni, na, nd, combiner;
+            OK(MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner));
+            CHECK(combiner == MPI_COMBINER_DARRAY && ni == 12 && nd == 1);
+            OK(MPI_Type_free(&t));
+        }
+        CHECK(seen == G0 * G1);   /* every element has one owner */
+    }
+    int bad_psizes[2] = {2, 2}, dist[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_BLOCK};
+    int small[2] = {2, 2};
+    MPI_Datatype t;
+    CHECK(class_of(MPI_Type_create_darray(3, 0, 2, gsizes, dist, small, bad_psizes,
+                                          MPI_ORDER_C, MPI_INT, &t)) == MPI_ERR_ARG);
+    CHECK(class_of(MPI_Type_create_darray(4, 0, 2, gsizes, dist, small, bad_psizes,
+                                          MPI_ORDER_C, MPI_INT, &t)) == MPI_ERR_ARG);
+}
+
 int main(int argc, char **argv)
 {
     mpi_test_init(&argc, &argv);
     predefined();
     constructors();
     found();
+    darrays();
     return mpi_test_report("mpi_types");
 }
