@@ -327,17 +327,32 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
 }
 OM_ALIAS(Op_commutative)
 
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op)
+static int reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op, const char *func)
 {
     struct MPI_ABI_Datatype *t;
     int rc = om_check_buffer(inbuf, count, datatype, &t);
+    if (rc == MPI_SUCCESS && count > 0 && !inoutbuf)
+        rc = MPI_ERR_BUFFER;
     if (rc == MPI_SUCCESS)
         rc = om_op_check(op, t);
     if (rc != MPI_SUCCESS)
-        return om_comm_error(MPI_COMM_SELF, rc, "MPI_Reduce_local",
-                             "count %d with this datatype and op", count);
+        return om_comm_error(MPI_COMM_SELF, rc, func, "count %lld with this datatype and op",
+                             (long long)count);
     om_op_apply(op, t, inbuf, inoutbuf, count);
     return MPI_SUCCESS;
 }
+
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op)
+{
+    return reduce_local(inbuf, inoutbuf, count, datatype, op, "MPI_Reduce_local");
+}
 OM_ALIAS(Reduce_local)
+
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op)
+{
+    return reduce_local(inbuf, inoutbuf, count, datatype, op, "MPI_Reduce_local_c");
+}
+OM_ALIAS(Reduce_local_c)

@@ -366,8 +366,12 @@ static int accumulate(const void *obuf, MPI_Count ocount, MPI_Datatype otype, vo
         rc = om_check_buffer(obuf, ocount, otype, &ot);
     if (rc == MPI_SUCCESS && rbuf)
         rc = om_check_buffer(rbuf, rcount, rtype, &rt);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && tcount > 0)
         rc = om_op_check(op, tt);
+    else if (rc == MPI_SUCCESS)   /* nothing combined: any predefined operation will do */
+        rc = om_op_check(op, om_type(MPI_INT)) == MPI_SUCCESS ||
+                     om_op_check(op, om_type(MPI_2INT)) == MPI_SUCCESS
+                 ? MPI_SUCCESS : MPI_ERR_OP;
     if (rc == MPI_SUCCESS && om_op_is_user(op))
         rc = MPI_ERR_OP;   /* MPI allows only predefined operations here */
     if (rc == MPI_SUCCESS && tt->basic == MPI_DATATYPE_NULL)

@@ -772,12 +772,6 @@ int PMPI_Publish_name(const char* service_name, MPI_Info info, const char* port_
 }
 OM_ALIAS(Publish_name)
 
-int PMPI_Reduce_local_c(const void* inbuf, void* inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Reduce_local_c");
-}
-OM_ALIAS(Reduce_local_c)
-
 int PMPI_Register_datarep(const char* datarep, MPI_Datarep_conversion_function* read_conversion_fn, MPI_Datarep_conversion_function* write_conversion_fn, MPI_Datarep_extent_function* dtype_file_extent_fn, void* extra_state)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Register_datarep");

@@ -90,7 +90,9 @@ static int win_make(int kind, void *base, MPI_Aint size, int disp_unit, MPI_Info
             st = ordo_region_create_dynamic(flags | ORDO_REGION_CREATE_MAPPED, &w->region);
             break;
         default:
-            st = ordo_region_alloc((size_t)size, flags, &w->region, &mem);
+            /* whole 8-byte words: an accumulate on a narrower element works
+             * on the word that holds it, which must lie in the region */
+            st = ordo_region_alloc(((size_t)size + 7) & ~(size_t)7, flags, &w->region, &mem);
             break;
         }
     }

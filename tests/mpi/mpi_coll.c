@@ -437,9 +437,28 @@ static void persistent(void)
     OK(MPI_Request_free(&b));
 }
 
+/* MPI_Reduce_local and its large-count form: predefined and user ops. */
+static void reduce_local(void)
+{
+    int in[4] = {1, 2, 3, 4}, io[4] = {10, 20, 30, 40};
+    OK(MPI_Reduce_local(in, io, 4, MPI_INT, MPI_SUM));
+    CHECK(io[0] == 11 && io[3] == 44);
+    OK(MPI_Reduce_local_c(in, io, (MPI_Count)4, MPI_INT, MPI_MAX));
+    CHECK(io[0] == 11 && io[3] == 44);
+    MPI_Op first;   /* a op b = a: the first two of io become in's */
+    OK(MPI_Op_create(first_op, 0, &first));
+    OK(MPI_Reduce_local_c(in, io, (MPI_Count)2, MPI_INT, first));
+    CHECK(io[0] == 1 && io[1] == 2 && io[2] == 33);
+    OK(MPI_Op_free(&first));
+    CHECK(class_of(MPI_Reduce_local_c(in, io, (MPI_Count)4, MPI_BYTE, MPI_SUM)) == MPI_ERR_OP);
+    CHECK(class_of(MPI_Reduce_local_c(in, io, (MPI_Count)-1, MPI_INT, MPI_SUM)) ==
+          MPI_ERR_COUNT);
+}
+
 int main(int argc, char **argv)
 {
     mpi_test_init(&argc, &argv);
+    reduce_local();
     for (nb = 0; nb < 2; nb++) {
         barrier_bcast();
         reductions();

@@ -299,6 +299,40 @@ static void errors(void)
     OK(MPI_Comm_free(&half));
 }
 
+/* Edges: a narrow element filling a window of its own size (the word that
+ * holds it lies past the program's bytes), and accumulates of nothing. */
+static void edges(void)
+{
+    short *mine = NULL;
+    MPI_Win win;
+    OK(MPI_Win_allocate(sizeof(short), sizeof(short), MPI_INFO_NULL, MPI_COMM_WORLD, &mine,
+                        &win));
+    OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, win));
+    short v = (short)(100 + me), got = 0;
+    OK(MPI_Accumulate(&v, 1, MPI_SHORT, me, 0, 1, MPI_SHORT, MPI_REPLACE, win));
+    OK(MPI_Win_unlock(me, win));
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    OK(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+    short one = 1;
+    OK(MPI_Get_accumulate(&one, 1, MPI_SHORT, &got, 1, MPI_SHORT, right, 0, 1, MPI_SHORT,
+                          MPI_SUM, win));
+    OK(MPI_Win_unlock(right, win));
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    CHECK(got == 100 + right && *mine == 101 + me);
+    /* nothing to combine: any predefined operation, even one the type
+     * could not take */
+    OK(MPI_Win_fence(0, win));
+    char none = 0;
+    OK(MPI_Get_accumulate(&none, 0, MPI_BYTE, &none, 0, MPI_BYTE, right, 0, 0, MPI_BYTE,
+                          MPI_SUM, win));
+    OK(MPI_Accumulate(&none, 0, MPI_BYTE, right, 0, 0, MPI_BYTE, MPI_PROD, win));
+    CHECK(class_of(MPI_Accumulate(&none, 0, MPI_BYTE, right, 0, 0, MPI_BYTE, MPI_OP_NULL,
+                                  win)) == MPI_ERR_OP);
+    OK(MPI_Win_fence(0, win));
+    OK(MPI_Win_free(&win));
+}
+
 int main(int argc, char **argv)
 {
     mpi_test_init(&argc, &argv);
@@ -312,5 +346,6 @@ int main(int argc, char **argv)
     dynamic();
     requests_and_types();
     errors();
+    edges();
     return mpi_test_report("mpi_rma");
 }
