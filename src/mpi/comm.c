@@ -87,6 +87,7 @@ static void comm_release(struct MPI_ABI_Comm *c)
     c->cart = NULL;
     free(c->graph);
     c->graph = NULL;
+    om_comm_bpool_release(c);
     om_attrs_free(c);
     om_group_release(c->group);
     om_errh_release(c->errh);

@@ -71,6 +71,7 @@ struct MPI_ABI_Comm {
     om_attr_t      *attrs;
     struct om_cart *cart;       /* its Cartesian topology, NULL if none (topo.c) */
     struct om_graph *graph;     /* its (distributed) graph topology, NULL if none (graph.c) */
+    struct om_bpool *bpool;     /* its own buffered-send buffer (MPI-4.1), NULL if none (bsend.c) */
     char            name[MPI_MAX_OBJECT_NAME];
     struct MPI_ABI_Comm *prev, *next;   /* the live ones the program made */
 };
@@ -189,6 +190,11 @@ struct MPI_ABI_Request {   /* om_req_new sets every field but done_status: add n
     void            *fctx;
     struct om_pcoll *pcoll;      /* a persistent collective's call (persist_move.c) */
     struct om_greq  *greq;       /* a generalized request's functions (grequest.c) */
+    /* a request of the library's own making: complete once poll says so
+     * (poll_arg, poll_seq its arguments; p2p.c's buffer flushes) */
+    int            (*poll)(struct MPI_ABI_Request *r, int wait);
+    void            *poll_arg;
+    uint64_t         poll_seq;
     struct MPI_ABI_Request *next_free;
 };
 
@@ -444,6 +450,9 @@ static inline struct MPI_ABI_Request *om_req_new(enum om_req_kind kind, MPI_Comm
     r->fctx = NULL;
     r->pcoll = NULL;
     r->greq = NULL;
+    r->poll = NULL;
+    r->poll_arg = NULL;
+    r->poll_seq = 0;
     r->next_free = NULL;
     return r;
 }
@@ -515,6 +524,14 @@ int om_irecv(struct MPI_ABI_Comm *c, MPI_Comm comm, void *buf, MPI_Count count,
 /* Attributes cached on communicators; dup copies those whose key says so */
 void om_attrs_free(struct MPI_ABI_Comm *c);
 int om_attrs_copy(struct MPI_ABI_Comm *from, MPI_Comm to);
+/* Buffered sends (bsend.c): a communicator's finish and its buffer goes;
+ * whether bytes fit the buffer a send on c uses (MPI_ERR_BUFFER raised
+ * when not); a send's request r kept until done, the program handed a
+ * complete one in *r_p. */
+void om_comm_bpool_release(struct MPI_ABI_Comm *c);
+int om_bsend_room(struct MPI_ABI_Comm *c, MPI_Comm comm, size_t bytes, const char *func);
+int om_bsend_keep(struct MPI_ABI_Comm *c, MPI_Comm comm, struct MPI_ABI_Request *r,
+                  size_t bytes, struct MPI_ABI_Request **r_p, const char *func);
 /* Datatypes' and windows' attributes (attr.c): copied by MPI_Type_dup,
  * deleted (their callbacks run) by MPI_Type_free / MPI_Win_free, which
  * fail with a callback's error. */

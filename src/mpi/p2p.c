@@ -68,92 +68,6 @@ static int ordo_tag(int tag)
     return tag == MPI_ANY_TAG ? ORDO_ANY_TAG : tag;
 }
 
-/* ------------------------------------------------------- buffered sends */
-
-/* MPI_Bsend copies the message and returns: the copy is accounted against
- * the attached buffer's size (with MPI_BSEND_OVERHEAD per message) and
- * sent from memory of ours; finished copies are reclaimed as sends go. */
-typedef struct bsend {
-    struct MPI_ABI_Request *req;
-    size_t                  charge;
-    struct bsend           *next;
-} bsend_t;
-
-static struct {
-    void    *addr;
-    size_t   size, used;
-    int      attached;
-    bsend_t *pending;
-} bbuf;
-
-static void bsend_reclaim(int wait)
-{
-    for (bsend_t **l = &bbuf.pending; *l;) {
-        bsend_t *b = *l;
-        if (om_req_complete(b->req, wait, NULL) == 0) {
-            l = &b->next;
-            continue;
-        }
-        om_req_free(b->req);
-        bbuf.used -= b->charge;
-        *l = b->next;
-        free(b);
-    }
-}
-
-int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
-{
-    if (bbuf.attached)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_BUFFER, "MPI_Buffer_attach",
-                             "a buffer is already attached");
-    if (size < 0 || (size > 0 && !buffer))
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_BUFFER, "MPI_Buffer_attach",
-                             "size %lld at %p", (long long)size, buffer);
-    bbuf.addr = buffer;
-    bbuf.size = (size_t)size;
-    bbuf.attached = 1;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Buffer_attach_c)
-
-int PMPI_Buffer_attach(void *buffer, int size)
-{
-    return PMPI_Buffer_attach_c(buffer, size);
-}
-OM_ALIAS(Buffer_attach)
-
-int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
-{
-    if (!buffer_addr || !size)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Buffer_detach",
-                             "a NULL argument");
-    bsend_reclaim(1);   /* MPI: detach waits for the buffered messages */
-    memcpy(buffer_addr, &bbuf.addr, sizeof(void *));
-    *size = (MPI_Count)bbuf.size;
-    bbuf.addr = NULL;
-    bbuf.size = 0;
-    bbuf.attached = 0;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Buffer_detach_c)
-
-int PMPI_Buffer_detach(void *buffer_addr, int *size)
-{
-    MPI_Count n = 0;
-    int rc = PMPI_Buffer_detach_c(buffer_addr, &n);
-    if (rc == MPI_SUCCESS && size)
-        *size = (int)n;
-    return rc;
-}
-OM_ALIAS(Buffer_detach)
-
-int PMPI_Buffer_flush(void)
-{
-    bsend_reclaim(1);
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Buffer_flush)
-
 /* ----------------------------------------------------------------- sends */
 
 int om_isend(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count count,
@@ -176,15 +90,9 @@ int om_isend(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count c
     }
     const void *data = buf;
     if (!t->contiguous || mode == OM_SEND_BUFFERED) {
-        if (mode == OM_SEND_BUFFERED) {
-            bsend_reclaim(0);
-            size_t charge = bytes + MPI_BSEND_OVERHEAD;
-            if (bbuf.used + charge > bbuf.size) {
-                om_req_free(r);
-                return om_comm_error(comm, MPI_ERR_BUFFER, func,
-                                     "%zu bytes do not fit in the attached buffer "
-                                     "(%zu of %zu bytes in use)", bytes, bbuf.used, bbuf.size);
-            }
+        if (mode == OM_SEND_BUFFERED && (rc = om_bsend_room(c, comm, bytes, func))) {
+            om_req_free(r);
+            return rc;
         }
         r->pack = malloc(bytes ? bytes : 1);
         if (!r->pack) {
@@ -205,26 +113,8 @@ int om_isend(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count c
         om_req_free(r);
         return om_comm_failed(comm, st, func);
     }
-    if (mode == OM_SEND_BUFFERED) {
-        bsend_t *b = malloc(sizeof(*b));
-        if (!b) {
-            om_req_complete(r, 1, NULL);
-            om_req_free(r);
-            return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory");
-        }
-        b->req = r;
-        b->charge = bytes + MPI_BSEND_OVERHEAD;
-        b->next = bbuf.pending;
-        bbuf.pending = b;
-        bbuf.used += b->charge;
-        /* the program's request completes now: the data is ours */
-        struct MPI_ABI_Request *done = om_req_new(OM_REQ_SEND, comm);
-        if (!done)
-            return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
-        om_status_set(&done->done_status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
-        done->completed = 1;
-        *r_p = done;
-    }
+    if (mode == OM_SEND_BUFFERED)   /* the program's request completes now: the data is ours */
+        return om_bsend_keep(c, comm, r, bytes, r_p, func);
     return MPI_SUCCESS;
 }
 

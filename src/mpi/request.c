@@ -83,6 +83,13 @@ static int advance(struct MPI_ABI_Request *r, int wait)
         return 1;
     if (r->greq)
         return om_greq_advance(r, wait);
+    if (r->poll) {
+        if (!r->poll(r, wait))
+            return 0;
+        om_status_empty(&r->done_status);
+        r->completed = 1;
+        return 1;
+    }
     ordo_status_t st2 = ORDO_OK;
     if (r->or2) {
         if (wait) {

@@ -40,12 +40,6 @@ int PMPI_Abi_set_fortran_info(MPI_Info info)
 }
 OM_ALIAS(Abi_set_fortran_info)
 
-int PMPI_Buffer_iflush(MPI_Request* request)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Buffer_iflush");
-}
-OM_ALIAS(Buffer_iflush)
-
 int PMPI_Close_port(const char* port_name)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Close_port");
@@ -58,18 +52,6 @@ int PMPI_Comm_accept(const char* port_name, MPI_Info info, int root, MPI_Comm co
 }
 OM_ALIAS(Comm_accept)
 
-int PMPI_Comm_attach_buffer(MPI_Comm comm, void* buffer, int size)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_attach_buffer");
-}
-OM_ALIAS(Comm_attach_buffer)
-
-int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void* buffer, MPI_Count size)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_attach_buffer_c");
-}
-OM_ALIAS(Comm_attach_buffer_c)
-
 int PMPI_Comm_connect(const char* port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm* newcomm)
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_connect");
@@ -81,30 +63,6 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char* stringtag, MPI_Info
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Comm_create_from_group");
 }
 OM_ALIAS(Comm_create_from_group)
-
-int PMPI_Comm_detach_buffer(MPI_Comm comm, void* buffer_addr, int* size)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_detach_buffer");
-}
-OM_ALIAS(Comm_detach_buffer)
-
-int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void* buffer_addr, MPI_Count* size)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_detach_buffer_c");
-}
-OM_ALIAS(Comm_detach_buffer_c)
-
-int PMPI_Comm_flush_buffer(MPI_Comm comm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_flush_buffer");
-}
-OM_ALIAS(Comm_flush_buffer)
-
-int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_iflush_buffer");
-}
-OM_ALIAS(Comm_iflush_buffer)
 
 int PMPI_Comm_join(int fd, MPI_Comm* intercomm)
 {

@@ -52,6 +52,58 @@ static void modes(void)
     }
 }
 
+/* MPI-4.1 buffers: a communicator's own (used before the process's by its
+ * sends), MPI_BUFFER_AUTOMATIC, flush and iflush, detach giving back what
+ * was attached. */
+static void comm_buffers(void)
+{
+    MPI_Comm c;
+    OK(MPI_Comm_dup(pairs, &c));
+    int prank;
+    OK(MPI_Comm_rank(c, &prank));
+    int other = prank ^ 1, out[8] = {1, 2, 3, 4, 5, 6, 7, 8}, in[8];
+    int size = 0;
+    OK(MPI_Pack_size(8, MPI_INT, c, &size));
+    size += MPI_BSEND_OVERHEAD;
+    void *buf = malloc((size_t)size), *back = NULL;
+    MPI_Count back_size = 0;
+    CHECK(class_of(MPI_Comm_detach_buffer_c(c, &back, &back_size)) == MPI_ERR_BUFFER);
+    OK(MPI_Comm_attach_buffer(c, buf, size));
+    CHECK(class_of(MPI_Comm_attach_buffer(c, buf, size)) == MPI_ERR_BUFFER);
+    /* the process has no buffer: the communicator's carries this one */
+    OK(MPI_Bsend(out, 8, MPI_INT, other, 1, c));
+    static int more[64];   /* larger than the communicator's buffer */
+    CHECK(class_of(MPI_Bsend(more, 64, MPI_INT, other, 1, c)) == MPI_ERR_BUFFER);
+    MPI_Request req;
+    OK(MPI_Comm_iflush_buffer(c, &req));
+    OK(MPI_Recv(in, 8, MPI_INT, other, 1, c, MPI_STATUS_IGNORE));
+    OK(MPI_Wait(&req, MPI_STATUS_IGNORE));   /* the message went */
+    CHECK(req == MPI_REQUEST_NULL && in[7] == 8);
+    OK(MPI_Bsend(out, 8, MPI_INT, other, 2, c));   /* room again */
+    OK(MPI_Recv(in, 8, MPI_INT, other, 2, c, MPI_STATUS_IGNORE));
+    OK(MPI_Comm_flush_buffer(c));
+    OK(MPI_Comm_detach_buffer_c(c, &back, &back_size));
+    CHECK(back == buf && back_size == size);
+    free(buf);
+    /* automatic: no limit, given back as MPI_BUFFER_AUTOMATIC */
+    OK(MPI_Comm_attach_buffer(c, MPI_BUFFER_AUTOMATIC, 0));
+    static int big[4096];
+    for (int i = 0; i < 3; i++)
+        OK(MPI_Bsend(big, 4096, MPI_INT, other, 3, c));
+    for (int i = 0; i < 3; i++)
+        OK(MPI_Recv(big, 4096, MPI_INT, other, 3, c, MPI_STATUS_IGNORE));
+    OK(MPI_Buffer_iflush(&req));   /* the process's: nothing there */
+    OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    int isize = 0;
+    OK(MPI_Comm_detach_buffer(c, &back, &isize));
+    CHECK(back == MPI_BUFFER_AUTOMATIC && isize == 0);
+    /* freed with a buffer attached and a message in it: it goes first */
+    OK(MPI_Comm_attach_buffer(c, MPI_BUFFER_AUTOMATIC, 0));
+    OK(MPI_Bsend(out, 8, MPI_INT, other, 4, c));
+    OK(MPI_Recv(in, 8, MPI_INT, other, 4, c, MPI_STATUS_IGNORE));
+    OK(MPI_Comm_free(&c));
+}
+
 static void synchronous(void)
 {
     /* an Issend does not complete before its receive is posted */
@@ -340,6 +392,7 @@ int main(int argc, char **argv)
     generalized();
     if (paired) {
         modes();
+        comm_buffers();
         synchronous();
         immediate();
         persistent();
