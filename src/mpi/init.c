@@ -196,6 +196,71 @@ int PMPI_Abi_get_version(int *abi_major, int *abi_minor)
 }
 OM_ALIAS(Abi_get_version)
 
+int PMPI_Info_create(MPI_Info *info);
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
+int PMPI_Info_free(MPI_Info *info);
+
+/* An info object of "<name>_size" / "<name>_supported" keys: the sizes of
+ * the named types (0: supported, not sized). */
+static int abi_info(const char *const *names, const MPI_Datatype *types, const int *sized,
+                    int n, MPI_Info *info, const char *func)
+{
+    if (!info)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "info is NULL");
+    MPI_Info made = MPI_INFO_NULL;
+    int rc = PMPI_Info_create(&made);
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+        struct MPI_ABI_Datatype *t = om_type(types[i]);
+        char key[64], value[24];
+        snprintf(key, sizeof(key), "%s_%s", names[i], sized[i] ? "size" : "supported");
+        if (sized[i])
+            snprintf(value, sizeof(value), "%zu", t ? t->size : (size_t)0);
+        else
+            snprintf(value, sizeof(value), "%s", t ? "true" : "false");
+        rc = PMPI_Info_set(made, key, value);
+    }
+    if (rc != MPI_SUCCESS) {
+        PMPI_Info_free(&made);
+        return om_comm_error(MPI_COMM_SELF, rc, func, "no memory for the info object");
+    }
+    *info = made;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Abi_get_info(MPI_Info *info)
+{
+    static const char *const names[] = {"mpi_aint", "mpi_count", "mpi_offset"};
+    const MPI_Datatype types[] = {MPI_AINT, MPI_COUNT, MPI_OFFSET};
+    static const int sized[] = {1, 1, 1};
+    return abi_info(names, types, sized, 3, info, "MPI_Abi_get_info");
+}
+OM_ALIAS(Abi_get_info)
+
+/* The Fortran types at the sizes this library gives them (gfortran's
+ * defaults), and which of the sized ones it has. */
+int PMPI_Abi_get_fortran_info(MPI_Info *info)
+{
+    static const char *const names[] = {
+        "mpi_logical", "mpi_integer", "mpi_real", "mpi_double_precision",
+        "mpi_logical1", "mpi_logical2", "mpi_logical4", "mpi_logical8", "mpi_logical16",
+        "mpi_integer1", "mpi_integer2", "mpi_integer4", "mpi_integer8", "mpi_integer16",
+        "mpi_real2", "mpi_real4", "mpi_real8", "mpi_real16",
+        "mpi_complex4", "mpi_complex8", "mpi_complex16", "mpi_complex32",
+        "mpi_double_complex"};
+    const MPI_Datatype types[] = {
+        MPI_LOGICAL, MPI_INTEGER, MPI_REAL, MPI_DOUBLE_PRECISION,
+        MPI_LOGICAL1, MPI_LOGICAL2, MPI_LOGICAL4, MPI_LOGICAL8, MPI_LOGICAL16,
+        MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8, MPI_INTEGER16,
+        MPI_REAL2, MPI_REAL4, MPI_REAL8, MPI_REAL16,
+        MPI_COMPLEX4, MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32,
+        MPI_DOUBLE_COMPLEX};
+    static const int sized[] = {1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                0, 0, 0, 0, 0};
+    return abi_info(names, types, sized, (int)(sizeof(sized) / sizeof(sized[0])), info,
+                    "MPI_Abi_get_fortran_info");
+}
+OM_ALIAS(Abi_get_fortran_info)
+
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
     if (!name || !resultlen)

@@ -16,18 +16,6 @@ int PMPI_Abi_get_fortran_booleans(int logical_size, void* logical_true, void* lo
 }
 OM_ALIAS(Abi_get_fortran_booleans)
 
-int PMPI_Abi_get_fortran_info(MPI_Info* info)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Abi_get_fortran_info");
-}
-OM_ALIAS(Abi_get_fortran_info)
-
-int PMPI_Abi_get_info(MPI_Info* info)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Abi_get_info");
-}
-OM_ALIAS(Abi_get_info)
-
 int PMPI_Abi_set_fortran_booleans(int logical_size, void* logical_true, void* logical_false)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Abi_set_fortran_booleans");

@@ -362,9 +362,32 @@ static void comms(void)
     CHECK(class_of(MPI_Comm_free(&dup)) == MPI_ERR_COMM);
 }
 
+/* MPI 5.0's ABI introspection: the sizes of the address and count types,
+ * and the Fortran types the library has. */
+static void abi(void)
+{
+    MPI_Info info;
+    char value[64];
+    int flag = 0;
+    OK(MPI_Abi_get_info(&info));
+    OK(MPI_Info_get_string(info, "mpi_aint_size", &(int){sizeof(value)}, value, &flag));
+    CHECK(flag && atoi(value) == (int)sizeof(MPI_Aint));
+    OK(MPI_Info_get_string(info, "mpi_count_size", &(int){sizeof(value)}, value, &flag));
+    CHECK(flag && atoi(value) == 8);
+    OK(MPI_Info_free(&info));
+    OK(MPI_Abi_get_fortran_info(&info));
+    OK(MPI_Info_get_string(info, "mpi_integer_size", &(int){sizeof(value)}, value, &flag));
+    CHECK(flag && atoi(value) == 4);
+    OK(MPI_Info_get_string(info, "mpi_real16_supported", &(int){sizeof(value)}, value, &flag));
+    CHECK(flag && strcmp(value, "true") == 0);
+    OK(MPI_Info_free(&info));
+    CHECK(class_of(MPI_Abi_get_info(NULL)) == MPI_ERR_ARG);
+}
+
 int main(int argc, char **argv)
 {
     mpi_test_init(&argc, &argv);
+    abi();
     environment();
     errors();
     info();
