@@ -348,6 +348,44 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 }
 OM_ALIAS(Comm_create)
 
+/* A communicator of g's members in g's order, made by them alone (ordo
+ * agrees context ids among the members themselves); MPI_COMM_NULL where
+ * this process is not one.  MPI_SUCCESS, a class, or -1 with ordo's
+ * status in *failed. */
+static int from_group(struct MPI_ABI_Group *g, int overtaking, MPI_Comm *newcomm,
+                      ordo_status_t *failed)
+{
+    int mine = om_group_index(g, om_g.world_rank);
+    if (mine < 0) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    ordo_comm_params_t p = {.field_mask = ORDO_COMM_FIELD_RANKS | ORDO_COMM_FIELD_MATCH,
+                            .match = overtaking ? ORDO_MATCH_OVERTAKING : ORDO_MATCH_ORDERED,
+                            .nranks = g->size, .ranks = g->ranks};
+    ordo_comm_h members = NULL, ordered = NULL;
+    ordo_status_t st = ordo_comm_create(&p, &members);
+    if (st == ORDO_OK) {
+        st = ordo_comm_split(members, 0, mine, &ordered);   /* the group's order */
+        ordo_comm_destroy(members);
+    }
+    if (st != ORDO_OK) {
+        *failed = st;
+        return -1;
+    }
+    struct MPI_ABI_Comm *nc = calloc(1, sizeof(*nc));
+    int rc = nc ? comm_fill(nc, ordered, 1) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS) {
+        free(nc);
+        ordo_comm_destroy(ordered);
+        return rc;
+    }
+    nc->overtaking = overtaking;
+    live_add(nc);
+    *newcomm = nc;
+    return MPI_SUCCESS;
+}
+
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
     (void)tag;   /* ordo agrees context ids among the members themselves */
@@ -357,36 +395,57 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
         return om_comm_error(comm, MPI_ERR_GROUP, "MPI_Comm_create_group", "not a group");
     if (!newcomm)
         return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_create_group", "newcomm is NULL");
-    int mine = om_group_index(g, om_g.world_rank);
-    if (mine < 0) {
-        *newcomm = MPI_COMM_NULL;
-        return MPI_SUCCESS;
-    }
-    ordo_comm_params_t p = {.field_mask = ORDO_COMM_FIELD_RANKS | ORDO_COMM_FIELD_MATCH,
-                            .match = c->overtaking ? ORDO_MATCH_OVERTAKING
-                                                   : ORDO_MATCH_ORDERED,
-                            .nranks = g->size, .ranks = g->ranks};
-    ordo_comm_h members = NULL, ordered = NULL;
-    ordo_status_t st = ordo_comm_create(&p, &members);
-    if (st != ORDO_OK)
+    ordo_status_t st = ORDO_OK;
+    int rc = from_group(g, c->overtaking, newcomm, &st);
+    if (rc < 0)
         return om_comm_failed(comm, st, "MPI_Comm_create_group");
-    st = ordo_comm_split(members, 0, mine, &ordered);   /* the group's order */
-    ordo_comm_destroy(members);
-    if (st != ORDO_OK)
-        return om_comm_failed(comm, st, "MPI_Comm_create_group");
-    struct MPI_ABI_Comm *nc = calloc(1, sizeof(*nc));
-    int rc = nc ? comm_fill(nc, ordered, 1) : MPI_ERR_NO_MEM;
-    if (rc != MPI_SUCCESS) {
-        free(nc);
-        ordo_comm_destroy(ordered);
-        return om_comm_error(comm, rc, "MPI_Comm_create_group", "no memory");
-    }
-    nc->overtaking = c->overtaking;
-    live_add(nc);
-    *newcomm = nc;
-    return MPI_SUCCESS;
+    return rc == MPI_SUCCESS ? rc
+                             : om_comm_error(comm, rc, "MPI_Comm_create_group", "no memory");
 }
 OM_ALIAS(Comm_create_group)
+
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+int PMPI_Comm_free(MPI_Comm *comm);
+
+/* MPI-4: a communicator from a group alone, with no parent (its members
+ * call it; the string tag tells concurrent ones apart in MPI, and ordo's
+ * member-agreed context ids need it not).  The hints of info are its
+ * own, mpi_assert_allow_overtaking included; errhandler is its handler. */
+int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                                MPI_Errhandler errhandler, MPI_Comm *newcomm)
+{
+    static const char *const func = "MPI_Comm_create_from_group";
+    if (!om_ready(func))
+        return MPI_ERR_OTHER;
+    struct MPI_ABI_Group *g = om_group(group);
+    if (!g)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_GROUP, func, "not a group");
+    if (!stringtag || !newcomm)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "%s is NULL",
+                             stringtag ? "newcomm" : "stringtag");
+    if (info != MPI_INFO_NULL && !om_info(info))
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_INFO, func, "not an info object");
+    int kind = om_errh_kind(errhandler);   /* predefined (0) or a communicator's (1) */
+    if (kind != 0 && kind != 1)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func,
+                             "not a communicator error handler");
+    ordo_status_t st = ORDO_OK;
+    int rc = from_group(g, hint_true(info, "mpi_assert_allow_overtaking"), newcomm, &st);
+    if (rc < 0)
+        return om_comm_failed(MPI_COMM_SELF, st, func);
+    if (rc != MPI_SUCCESS)
+        return om_comm_error(MPI_COMM_SELF, rc, func, "no memory");
+    if (*newcomm == MPI_COMM_NULL)
+        return MPI_SUCCESS;
+    if ((rc = PMPI_Comm_set_errhandler(*newcomm, errhandler)) != MPI_SUCCESS ||
+        (rc = PMPI_Comm_set_info(*newcomm, info)) != MPI_SUCCESS) {
+        PMPI_Comm_free(newcomm);
+        return rc;
+    }
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Comm_create_from_group)
 
 int PMPI_Comm_free(MPI_Comm *comm)
 {

@@ -46,12 +46,6 @@ int PMPI_Comm_connect(const char* port_name, MPI_Info info, int root, MPI_Comm c
 }
 OM_ALIAS(Comm_connect)
 
-int PMPI_Comm_create_from_group(MPI_Group group, const char* stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm* newcomm)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Comm_create_from_group");
-}
-OM_ALIAS(Comm_create_from_group)
-
 int PMPI_Comm_join(int fd, MPI_Comm* intercomm)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Comm_join");

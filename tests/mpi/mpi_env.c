@@ -384,10 +384,55 @@ static void abi(void)
     CHECK(class_of(MPI_Abi_get_info(NULL)) == MPI_ERR_ARG);
 }
 
+/* MPI-4's MPI_Comm_create_from_group: the members alone make it, in the
+ * group's order, with the hints and error handler given. */
+static void from_group(void)
+{
+    MPI_Group world, evens;
+    OK(MPI_Comm_group(MPI_COMM_WORLD, &world));
+    int n = (np + 1) / 2, ranks[4];
+    for (int i = 0; i < n; i++)
+        ranks[i] = 2 * (n - 1 - i);   /* backwards */
+    OK(MPI_Group_incl(world, n, ranks, &evens));
+    MPI_Comm c = MPI_COMM_NULL;
+    MPI_Info info;
+    OK(MPI_Info_create(&info));
+    OK(MPI_Info_set(info, "mpi_assert_allow_overtaking", "true"));
+    if (me % 2 == 0) {
+        OK(MPI_Comm_create_from_group(evens, "ordo.test.evens", info, MPI_ERRORS_RETURN, &c));
+        int crank = -1, csize = 0;
+        OK(MPI_Comm_rank(c, &crank));
+        OK(MPI_Comm_size(c, &csize));
+        CHECK(csize == n && crank == n - 1 - me / 2);
+        MPI_Errhandler eh;
+        OK(MPI_Comm_get_errhandler(c, &eh));
+        CHECK(eh == MPI_ERRORS_RETURN);
+        MPI_Info used;
+        char v[16];
+        int flag = 0;
+        OK(MPI_Comm_get_info(c, &used));
+        OK(MPI_Info_get_string(used, "mpi_assert_allow_overtaking", &(int){sizeof(v)}, v,
+                               &flag));
+        CHECK(flag && strcmp(v, "true") == 0);
+        OK(MPI_Info_free(&used));
+        int sum = 0, one = 1;
+        OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, c));
+        CHECK(sum == n);
+        CHECK(class_of(MPI_Send(&one, 1, MPI_INT, csize, 0, c)) == MPI_ERR_RANK);   /* returned */
+        OK(MPI_Comm_free(&c));
+    }
+    CHECK(class_of(MPI_Comm_create_from_group(evens, NULL, MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                              &c)) == MPI_ERR_ARG);
+    OK(MPI_Info_free(&info));
+    OK(MPI_Group_free(&evens));
+    OK(MPI_Group_free(&world));
+}
+
 int main(int argc, char **argv)
 {
     mpi_test_init(&argc, &argv);
     abi();
+    from_group();
     environment();
     errors();
     info();
