@@ -32,7 +32,7 @@ free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 host=$(hostname -s)
-mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
+mkdir -p "$dir/state" "$dir/spool" "$dir/munge" "$dir/tmp"
 chmod 700 "$dir" "$dir/munge"
 head -c 1024 /dev/urandom >"$dir/munge/munge.key"
 chmod 400 "$dir/munge/munge.key"
@@ -52,6 +52,7 @@ AuthInfo=socket=$dir/munge/socket
 CredType=cred/munge
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
+TmpFS=$dir/tmp
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/slurmctld.log
