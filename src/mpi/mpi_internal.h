@@ -214,6 +214,8 @@ struct MPI_ABI_Win {
     MPI_Aint       size;
     int            disp_unit;
     int           *units;         /* every rank's disp_unit */
+    MPI_Aint      *sizes;         /* every rank's size, for memory the library allocated
+                                     (NULL: the region's sizes are the program's) */
     int            flavor, model;
     MPI_Errhandler errh;
     MPI_Info       info;

@@ -70,13 +70,32 @@ static int win_make(int kind, void *base, MPI_Aint size, int disp_unit, MPI_Info
         free(units);
         return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory");
     }
-    /* every rank's displacement unit, in the communicator's rank order */
+    /* every rank's displacement unit, in the communicator's rank order,
+     * and for memory the library allocates (rounded up to whole words,
+     * below) every rank's size as the program asked it */
     ordo_status_t st = ORDO_OK;
-    if (kind == W_DYNAMIC || same_disp_unit(info))   /* dynamic: units of 1 */
+    int allocated = kind == W_ALLOCATE || kind == W_SHARED;
+    MPI_Aint *sizes = allocated ? calloc((size_t)c->group->size, sizeof(MPI_Aint)) : NULL;
+    if (allocated && !sizes) {
+        free(w);
+        free(units);
+        return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory");
+    }
+    if (allocated) {
+        struct { int64_t size; int32_t unit, pad; } mine = {size, disp_unit, 0},
+            *all = calloc((size_t)c->group->size, sizeof(mine));
+        st = all ? ordo_coll_allgather(c->oc, &mine, sizeof(mine), all) : ORDO_ERR_NO_MEMORY;
+        for (int i = 0; all && st == ORDO_OK && i < c->group->size; i++) {
+            units[i] = all[i].unit;
+            sizes[i] = (MPI_Aint)all[i].size;
+        }
+        free(all);
+    } else if (kind == W_DYNAMIC || same_disp_unit(info)) {   /* dynamic: units of 1 */
         for (int i = 0; i < c->group->size; i++)
             units[i] = disp_unit;
-    else
+    } else {
         st = ordo_coll_allgather(c->oc, &disp_unit, sizeof(int), units);
+    }
     unsigned flags = ORDO_REGION_EPOCHS;
     void *mem = base;
     if (st == ORDO_OK) {
@@ -111,6 +130,7 @@ static int win_make(int kind, void *base, MPI_Aint size, int disp_unit, MPI_Info
         if (w->region)
             ordo_region_free(w->region);
         free(units);
+        free(sizes);
         free(w);
         return om_comm_failed(comm, st, func);
     }
@@ -124,6 +144,7 @@ static int win_make(int kind, void *base, MPI_Aint size, int disp_unit, MPI_Info
     w->size = kind == W_DYNAMIC ? 0 : size;
     w->disp_unit = kind == W_DYNAMIC ? 1 : disp_unit;
     w->units = units;
+    w->sizes = sizes;
     w->flavor = kind == W_CREATE     ? MPI_WIN_FLAVOR_CREATE
                 : kind == W_ALLOCATE ? MPI_WIN_FLAVOR_ALLOCATE
                 : kind == W_SHARED   ? MPI_WIN_FLAVOR_SHARED
@@ -230,7 +251,7 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
         for (int i = 0; i < w->group->size; i++) {
             size_t sz = 0;
             ordo_region_size(w->region, w->group->ranks[i], &sz);
-            if (sz) {
+            if (w->sizes ? w->sizes[i] > 0 : sz > 0) {
                 r = i;
                 break;
             }
@@ -242,7 +263,7 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     if (sz && ordo_region_ptr(w->region, w->group->ranks[r], &p) != ORDO_OK)
         return win_error(win, MPI_ERR_RMA_SHARED, "MPI_Win_shared_query",
                          "that rank's memory is not mapped here");
-    *size = (MPI_Aint)sz;
+    *size = w->sizes ? w->sizes[r] : (MPI_Aint)sz;   /* as asked, not as rounded */
     *disp_unit = w->units[r];
     memcpy(baseptr, &p, sizeof(p));
     return MPI_SUCCESS;
@@ -310,6 +331,7 @@ int PMPI_Win_free(MPI_Win *win)
     om_errh_release(w->errh);
     om_info_release(w->info);
     free(w->units);
+    free(w->sizes);
     w->magic = OM_MAGIC_DEAD;
     free(w);
     *win = MPI_WIN_NULL;

@@ -308,6 +308,14 @@ static void edges(void)
     OK(MPI_Win_allocate(sizeof(short), sizeof(short), MPI_INFO_NULL, MPI_COMM_WORLD, &mine,
                         &win));
     OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    /* the sizes the program asked, though the memory is whole words */
+    MPI_Aint qsize = 0, *wsize = NULL;
+    int qunit = 0, flag = 0;
+    void *qbase = NULL;
+    OK(MPI_Win_shared_query(win, me, &qsize, &qunit, &qbase));
+    CHECK(qsize == (MPI_Aint)sizeof(short) && qunit == (int)sizeof(short) && qbase == mine);
+    OK(MPI_Win_get_attr(win, MPI_WIN_SIZE, &wsize, &flag));
+    CHECK(flag && *wsize == (MPI_Aint)sizeof(short));
     OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, win));
     short v = (short)(100 + me), got = 0;
     OK(MPI_Accumulate(&v, 1, MPI_SHORT, me, 0, 1, MPI_SHORT, MPI_REPLACE, win));
