@@ -503,6 +503,31 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 }
 OM_ALIAS(Comm_test_inter)
 
+/* The remote group of an intercommunicator: every communicator here is
+ * an intracommunicator (MPI_Intercomm_create is not supported), for
+ * which MPI makes these calls erroneous. */
+static int not_inter(MPI_Comm comm, const void *out, const char *func)
+{
+    OM_COMM_ARG(c, comm, func);
+    (void)c;
+    if (!out)
+        return om_comm_error(comm, MPI_ERR_ARG, func, "a NULL argument");
+    return om_comm_error(comm, MPI_ERR_COMM, func,
+                         "an intracommunicator: it has no remote group");
+}
+
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    return not_inter(comm, size, "MPI_Comm_remote_size");
+}
+OM_ALIAS(Comm_remote_size)
+
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    return not_inter(comm, group, "MPI_Comm_remote_group");
+}
+OM_ALIAS(Comm_remote_group)
+
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
     OM_COMM_ARG(c, comm, "MPI_Comm_group");

@@ -52,18 +52,6 @@ int PMPI_Comm_join(int fd, MPI_Comm* intercomm)
 }
 OM_ALIAS(Comm_join)
 
-int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_remote_group");
-}
-OM_ALIAS(Comm_remote_group)
-
-int PMPI_Comm_remote_size(MPI_Comm comm, int* size)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_remote_size");
-}
-OM_ALIAS(Comm_remote_size)
-
 int PMPI_Comm_spawn(const char* command, char* argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm* intercomm, int array_of_errcodes[])
 {
     return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Comm_spawn");

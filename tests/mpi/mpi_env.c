@@ -421,6 +421,11 @@ static void from_group(void)
         CHECK(class_of(MPI_Send(&one, 1, MPI_INT, csize, 0, c)) == MPI_ERR_RANK);   /* returned */
         OK(MPI_Comm_free(&c));
     }
+    /* every communicator is an intracommunicator: no remote group */
+    int rsize = -1;
+    MPI_Group rgroup;
+    CHECK(class_of(MPI_Comm_remote_size(MPI_COMM_WORLD, &rsize)) == MPI_ERR_COMM && rsize == -1);
+    CHECK(class_of(MPI_Comm_remote_group(MPI_COMM_WORLD, &rgroup)) == MPI_ERR_COMM);
     CHECK(class_of(MPI_Comm_create_from_group(evens, NULL, MPI_INFO_NULL, MPI_ERRORS_RETURN,
                                               &c)) == MPI_ERR_ARG);
     OK(MPI_Info_free(&info));
