@@ -43,15 +43,21 @@ static keyval_t *keyval_find(int id, int kind)
     return NULL;
 }
 
-static int keyval_make(int kind, keyval_t **k_p)
+/* A new key of kind for *out (the caller sets its callbacks through *k_p);
+ * MPI_SUCCESS, or the error raised on MPI_COMM_SELF naming func. */
+static int keyval_make(int kind, int *out, void *extra, const char *func, keyval_t **k_p)
 {
+    if (!out)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "the keyval argument is NULL");
     keyval_t *k = calloc(1, sizeof(*k));
     if (!k)
-        return MPI_ERR_NO_MEM;
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, func, "no memory");
     k->id = ++om_g.next_keyval;
     k->kind = kind;
+    k->extra = extra;
     k->next = keyvals;
     keyvals = k;
+    *out = k->id;
     *k_p = k;
     return MPI_SUCCESS;
 }
@@ -234,17 +240,12 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
                             MPI_Comm_delete_attr_function *delete_fn, int *comm_keyval,
                             void *extra_state)
 {
-    if (!comm_keyval)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Comm_create_keyval",
-                             "comm_keyval is NULL");
-    keyval_t *k;
-    if (keyval_make(KV_COMM, &k) != MPI_SUCCESS)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, "MPI_Comm_create_keyval",
-                             "no memory");
+    keyval_t *k = NULL;
+    int rc = keyval_make(KV_COMM, comm_keyval, extra_state, "MPI_Comm_create_keyval", &k);
+    if (rc != MPI_SUCCESS)
+        return rc;
     k->copy.comm = copy_fn;
     k->del.comm = delete_fn;
-    k->extra = extra_state;
-    *comm_keyval = k->id;
     return MPI_SUCCESS;
 }
 OM_ALIAS(Comm_create_keyval)
@@ -361,17 +362,12 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
                             MPI_Type_delete_attr_function *delete_fn, int *type_keyval,
                             void *extra_state)
 {
-    if (!type_keyval)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Type_create_keyval",
-                             "type_keyval is NULL");
-    keyval_t *k;
-    if (keyval_make(KV_TYPE, &k) != MPI_SUCCESS)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, "MPI_Type_create_keyval",
-                             "no memory");
+    keyval_t *k = NULL;
+    int rc = keyval_make(KV_TYPE, type_keyval, extra_state, "MPI_Type_create_keyval", &k);
+    if (rc != MPI_SUCCESS)
+        return rc;
     k->copy.type = copy_fn;
     k->del.type = delete_fn;
-    k->extra = extra_state;
-    *type_keyval = k->id;
     return MPI_SUCCESS;
 }
 OM_ALIAS(Type_create_keyval)
@@ -442,17 +438,12 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
                            MPI_Win_delete_attr_function *delete_fn, int *win_keyval,
                            void *extra_state)
 {
-    if (!win_keyval)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Win_create_keyval",
-                             "win_keyval is NULL");
-    keyval_t *k;
-    if (keyval_make(KV_WIN, &k) != MPI_SUCCESS)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, "MPI_Win_create_keyval",
-                             "no memory");
+    keyval_t *k = NULL;
+    int rc = keyval_make(KV_WIN, win_keyval, extra_state, "MPI_Win_create_keyval", &k);
+    if (rc != MPI_SUCCESS)
+        return rc;
     k->copy.win = copy_fn;   /* windows are never duplicated: kept, never called */
     k->del.win = delete_fn;
-    k->extra = extra_state;
-    *win_keyval = k->id;
     return MPI_SUCCESS;
 }
 OM_ALIAS(Win_create_keyval)
