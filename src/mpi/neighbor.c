@@ -317,13 +317,14 @@ static int neighbor(enum nkind kind, nargs_t snd, nargs_t rcv, MPI_Comm comm,
     if (!request)                                                                 \
         return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
 
-#define N_ALLGATHER_CALLS(NAME, INAME, CT, L)                                                 \
+/* allgather and alltoall: one count and type each side, told apart by KIND */
+#define N_SAME_COUNT_CALLS(KIND, NAME, INAME, CT, L)                                          \
     int PMPI_##NAME(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
                     CT recvcount, MPI_Datatype recvtype, MPI_Comm comm)                       \
     {                                                                                         \
         nargs_t s = {.buf = sendbuf, .count = sendcount, .type = sendtype};                   \
         nargs_t r = {.buf = recvbuf, .count = recvcount, .type = recvtype};                   \
-        return neighbor(N_ALLGATHER, s, r, comm, NULL, L, "MPI_" #NAME);                      \
+        return neighbor(KIND, s, r, comm, NULL, L, "MPI_" #NAME);                             \
     }                                                                                         \
     OM_ALIAS(NAME)                                                                            \
     int PMPI_##INAME(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, void *recvbuf, \
@@ -332,34 +333,14 @@ static int neighbor(enum nkind kind, nargs_t snd, nargs_t rcv, MPI_Comm comm,
         NREQ("MPI_" #INAME);                                                                  \
         nargs_t s = {.buf = sendbuf, .count = sendcount, .type = sendtype};                   \
         nargs_t r = {.buf = recvbuf, .count = recvcount, .type = recvtype};                   \
-        return neighbor(N_ALLGATHER, s, r, comm, request, L, "MPI_" #INAME);                  \
+        return neighbor(KIND, s, r, comm, request, L, "MPI_" #INAME);                         \
     }                                                                                         \
     OM_ALIAS(INAME)
 
-N_ALLGATHER_CALLS(Neighbor_allgather, Ineighbor_allgather, int, 0)
-N_ALLGATHER_CALLS(Neighbor_allgather_c, Ineighbor_allgather_c, MPI_Count, 1)
-
-#define N_ALLTOALL_CALLS(NAME, INAME, CT, L)                                                  \
-    int PMPI_##NAME(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
-                    CT recvcount, MPI_Datatype recvtype, MPI_Comm comm)                       \
-    {                                                                                         \
-        nargs_t s = {.buf = sendbuf, .count = sendcount, .type = sendtype};                   \
-        nargs_t r = {.buf = recvbuf, .count = recvcount, .type = recvtype};                   \
-        return neighbor(N_ALLTOALL, s, r, comm, NULL, L, "MPI_" #NAME);                       \
-    }                                                                                         \
-    OM_ALIAS(NAME)                                                                            \
-    int PMPI_##INAME(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, void *recvbuf, \
-                     CT recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) \
-    {                                                                                         \
-        NREQ("MPI_" #INAME);                                                                  \
-        nargs_t s = {.buf = sendbuf, .count = sendcount, .type = sendtype};                   \
-        nargs_t r = {.buf = recvbuf, .count = recvcount, .type = recvtype};                   \
-        return neighbor(N_ALLTOALL, s, r, comm, request, L, "MPI_" #INAME);                   \
-    }                                                                                         \
-    OM_ALIAS(INAME)
-
-N_ALLTOALL_CALLS(Neighbor_alltoall, Ineighbor_alltoall, int, 0)
-N_ALLTOALL_CALLS(Neighbor_alltoall_c, Ineighbor_alltoall_c, MPI_Count, 1)
+N_SAME_COUNT_CALLS(N_ALLGATHER, Neighbor_allgather, Ineighbor_allgather, int, 0)
+N_SAME_COUNT_CALLS(N_ALLGATHER, Neighbor_allgather_c, Ineighbor_allgather_c, MPI_Count, 1)
+N_SAME_COUNT_CALLS(N_ALLTOALL, Neighbor_alltoall, Ineighbor_alltoall, int, 0)
+N_SAME_COUNT_CALLS(N_ALLTOALL, Neighbor_alltoall_c, Ineighbor_alltoall_c, MPI_Count, 1)
 
 #define N_ALLGATHERV_CALLS(NAME, INAME, CT, AT, L)                                            \
     int PMPI_##NAME(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
