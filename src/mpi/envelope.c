@@ -60,6 +60,14 @@ void om_envelope_hold(om_envelope_t *e)
         hold(e);
 }
 
+void om_type_reenvelope(struct MPI_ABI_Datatype *t, om_envelope_t *e, int combiner)
+{
+    om_envelope_hold(e);
+    om_envelope_free(t->env);
+    t->env = e;
+    t->combiner = combiner;
+}
+
 static int envelope(MPI_Datatype datatype, int *ni, int *na, MPI_Count *nc, int *nd,
                     int *combiner, const char *func)
 {

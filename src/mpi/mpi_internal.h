@@ -343,6 +343,9 @@ typedef struct om_envelope {
 om_envelope_t *om_envelope_new(int ni, int na, int nd);
 void om_envelope_hold(om_envelope_t *e);   /* take the references, once filled */
 void om_envelope_free(om_envelope_t *e);
+/* A type made from others decodes as combiner with the arguments of e
+ * (filled): e's references are taken, the type's former envelope goes. */
+void om_type_reenvelope(struct MPI_ABI_Datatype *t, om_envelope_t *e, int combiner);
 
 /* The datatype of a handle, or the MPI_ERR_TYPE raised naming func. */
 int om_type_arg(MPI_Datatype h, struct MPI_ABI_Datatype **t, const char *func);

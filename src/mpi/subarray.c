@@ -22,6 +22,14 @@ static int place(MPI_Datatype t, MPI_Aint disp, MPI_Aint extent, MPI_Datatype *n
     return rc;
 }
 
+/* n elements of one dimension: of `inner` one after another at the
+ * fastest dimension, `stride` bytes apart at the others. */
+static int run(int first, int64_t n, MPI_Aint stride, MPI_Datatype inner, MPI_Datatype *out)
+{
+    return first ? PMPI_Type_contiguous_c(n, inner, out)
+                 : PMPI_Type_create_hvector_c(n, 1, stride, inner, out);
+}
+
 static int subarray(int ndims, const int64_t *sizes, const int64_t *subsizes,
                     const int64_t *starts, int order, MPI_Datatype oldtype,
                     MPI_Datatype *newtype, const char *func)
@@ -46,10 +54,7 @@ static int subarray(int ndims, const int64_t *sizes, const int64_t *subsizes,
     for (int k = 0; k < ndims && rc == MPI_SUCCESS; k++) {
         int d = order == MPI_ORDER_C ? ndims - 1 - k : k;
         MPI_Datatype next;
-        if (k == 0)
-            rc = PMPI_Type_contiguous_c(subsizes[d], oldtype, &next);
-        else
-            rc = PMPI_Type_create_hvector_c(subsizes[d], 1, stride, t, &next);
+        rc = run(k == 0, subsizes[d], stride, k == 0 ? oldtype : t, &next);
         if (t != MPI_DATATYPE_NULL)
             PMPI_Type_free(&t);
         t = next;
@@ -76,10 +81,7 @@ static int subarray(int ndims, const int64_t *sizes, const int64_t *subsizes,
     }
     e->ints[1 + 3 * ndims] = order;
     e->types[0] = oldtype;
-    om_envelope_hold(e);
-    om_envelope_free((*newtype)->env);
-    (*newtype)->env = e;
-    (*newtype)->combiner = MPI_COMBINER_SUBARRAY;
+    om_type_reenvelope(*newtype, e, MPI_COMBINER_SUBARRAY);
     return MPI_SUCCESS;
 }
 
@@ -128,14 +130,6 @@ int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
 OM_ALIAS(Type_create_subarray_c)
 
 /* ------------------------------------------------------------------ darray */
-
-/* n elements of one dimension: of `inner` one after another at the
- * fastest dimension, `stride` bytes apart at the others. */
-static int run(int first, int64_t n, MPI_Aint stride, MPI_Datatype inner, MPI_Datatype *out)
-{
-    return first ? PMPI_Type_contiguous_c(n, inner, out)
-                 : PMPI_Type_create_hvector_c(n, 1, stride, inner, out);
-}
 
 /* This process's part of one dimension of g elements over p processes (it
  * is the c-th): its type, made of `inner`, and where it starts (bytes). */
@@ -258,10 +252,7 @@ static int darray(int size, int rank, int ndims, const int64_t *gsizes, const in
     }
     e->ints[3 + 4 * ndims] = order;
     e->types[0] = oldtype;
-    om_envelope_hold(e);
-    om_envelope_free((*newtype)->env);
-    (*newtype)->env = e;
-    (*newtype)->combiner = MPI_COMBINER_DARRAY;
+    om_type_reenvelope(*newtype, e, MPI_COMBINER_DARRAY);
     return MPI_SUCCESS;
 }
 

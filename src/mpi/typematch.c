@@ -141,10 +141,7 @@ static int f90_type(int combiner, int p, int r, MPI_Datatype *newtype, const cha
         e->ints[0] = p;
         e->ints[1] = r;
     }
-    om_envelope_free(t->env);   /* the contiguous one's */
-    om_envelope_hold(e);
-    t->env = e;
-    t->combiner = combiner;
+    om_type_reenvelope(t, e, combiner);   /* in place of the contiguous one's */
     t->f90 = 1;
     t->committed = 1;
     f90_made[f90_count].combiner = combiner;
