@@ -262,7 +262,7 @@ static void lane_choice(const ordo_machine_t *m, int ranks_here, size_t short_ma
                    "spill ring measured no faster");
         return;
     }
-    c->hot_max = short_max < 4096 ? short_max : 4096;
+    c->hot_max = short_max < ORDO_LANE_HOT_MAX ? short_max : ORDO_LANE_HOT_MAX;
     size_t lanes = ranks_here > 1 ? (size_t)ranks_here * (size_t)(ranks_here - 1) : 1;
     size_t share = ORDO_LANE_SPILL_BUDGET / lanes, spill = 0;
     if (short_max > ORDO_LANE_SPILL_MIN) {

@@ -54,6 +54,7 @@ typedef struct ordo_auto_choice {
 } ordo_auto_choice_t;
 
 #define ORDO_LANE_HOT_MIN   256
+#define ORDO_LANE_HOT_MAX   4096
 #define ORDO_LANE_SPILL_MIN 1024
 /* What the spill rings of one machine's lanes may take at most, all together. */
 #define ORDO_LANE_SPILL_BUDGET ((size_t)512 << 20)

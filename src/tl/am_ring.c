@@ -153,6 +153,20 @@ static void publish(ordo_am_tx_t *tx, am_rec_t *rec, size_t recsize)
     tx->tail += recsize;
 }
 
+/* A short record's bytes into buf (inline after rec, or elsewhere), then
+ * rec, of recsize ring bytes, published. */
+static inline void put_short(ordo_am_tx_t *tx, am_rec_t *rec, unsigned kind, size_t recsize,
+                             char *buf, const void *hdr, size_t hdrlen, const void *payload,
+                             size_t len)
+{
+    memcpy(buf, hdr, hdrlen);
+    if (len)
+        memcpy(buf + hdrlen, payload, len);
+    rec->len = (uint32_t)(hdrlen + len);
+    rec->kind = (uint16_t)kind;
+    publish(tx, rec, recsize);
+}
+
 /* A short record through the hot buffer, when the reader is past the last
  * one: NULL when not. */
 static am_rec_t *send_hot(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen, const void *payload,
@@ -177,11 +191,7 @@ static am_rec_t *send_hot(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen, cons
     if (rec == NULL)
         return NULL;
     char *buf = hot_of(tx->base, &tx->geo);
-    memcpy(buf, hdr, hdrlen);
-    memcpy(buf + hdrlen, payload, len);
-    rec->len = (uint32_t)(hdrlen + len);
-    rec->kind = REC_HOT;
-    publish(tx, rec, LINE);
+    put_short(tx, rec, REC_HOT, LINE, buf, hdr, hdrlen, payload, len);
     tx->hot_until = tx->tail;
     return rec;
 }
@@ -203,11 +213,7 @@ static am_rec_t *send_spill(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen,
     if (rec == NULL)
         return NULL;
     char *buf = spill_of(tx->base, g) + (size_t)(at & (g->spill_size - 1));
-    memcpy(buf, hdr, hdrlen);
-    memcpy(buf + hdrlen, payload, len);
-    rec->len = (uint32_t)(hdrlen + len);
-    rec->kind = REC_SPILL;
-    publish(tx, rec, LINE);
+    put_short(tx, rec, REC_SPILL, LINE, buf, hdr, hdrlen, payload, len);
     tx->spill_tail = at + recsize;
     return rec;
 }
@@ -227,12 +233,7 @@ ordo_status_t ordo_am_send_short(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
     if (ORDO_UNLIKELY(rec == NULL))
         return ORDO_ERR_BUSY;
     char *data = (char *)rec + REC_HDR;
-    memcpy(data, hdr, hdrlen);
-    if (len)
-        memcpy(data + hdrlen, payload, len);
-    rec->len = (uint32_t)(hdrlen + len);
-    rec->kind = REC_DATA;
-    publish(tx, rec, recsize);
+    put_short(tx, rec, REC_DATA, recsize, data, hdr, hdrlen, payload, len);
     return ORDO_OK;
 }
 
