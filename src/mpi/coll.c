@@ -18,6 +18,8 @@
 static int barrier(MPI_Comm comm, MPI_Request *request, const char *func)
 {
     COLL_COMM(c, comm, func);
+    if (c->remote)
+        return om_inter_barrier(c, comm, request, func);
     ordo_request_h oreq = NULL;
     ordo_status_t st = request ? ordo_coll_barrier_nb(c->oc, &oreq) : ordo_coll_barrier(c->oc);
     return om_coll_conclude(comm, st, oreq, NULL, request, func);
@@ -43,6 +45,8 @@ static int bcast(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Co
                  MPI_Request *request, const char *func)
 {
     COLL_COMM(c, comm, func);
+    if (c->remote)
+        return om_inter_bcast(c, comm, buf, count, type, root, request, func);
     int rc = om_root_ok(c, comm, root, func);
     if (rc)
         return rc;
@@ -108,6 +112,9 @@ static int reduction(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
                      MPI_Request *request, const char *func)
 {
     COLL_COMM(c, comm, func);
+    if (c->remote)
+        return om_inter_reduce(c, comm, sendbuf, recvbuf, count, counts, type, op, root, mode,
+                               request, func);
     int n = c->group->size, me = c->group->rank, rc;
     if (mode == R_ROOT && (rc = om_root_ok(c, comm, root, func)))
         return rc;

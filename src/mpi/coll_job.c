@@ -80,7 +80,7 @@ static int combine(job_t *j, const char *all, size_t bytes, int first, int last,
     return MPI_SUCCESS;
 }
 
-static int job_finish(job_t *j)
+int om_job_finish(job_t *j)
 {
     int rc = MPI_SUCCESS;
     if (j->rmode != R_NONE) {
@@ -117,7 +117,7 @@ static int job_finish(job_t *j)
 static int req_finish(struct MPI_ABI_Request *r)
 {
     job_t *j = r->fctx;
-    int rc = j ? job_finish(j) : MPI_SUCCESS;
+    int rc = j ? om_job_finish(j) : MPI_SUCCESS;
     om_job_free(j);
     r->fctx = NULL;
     r->finish = NULL;
@@ -137,7 +137,7 @@ int om_coll_conclude(MPI_Comm comm, ordo_status_t st, ordo_request_h oreq, job_t
     if (!request) {
         if (st == ORDO_INPROGRESS)
             st = ordo_request_wait(&oreq, NULL);
-        int rc = st == ORDO_OK && j ? job_finish(j) : om_class_of(st);
+        int rc = st == ORDO_OK && j ? om_job_finish(j) : om_class_of(st);
         om_job_free(j);
         return rc == MPI_SUCCESS ? rc : om_comm_error(comm, rc, func, "the collective failed");
     }
@@ -182,3 +182,23 @@ int om_coll_bytes(MPI_Comm comm, const void *buf, MPI_Count count, MPI_Datatype 
     return MPI_SUCCESS;
 }
 
+
+MPI_Count *om_counts_of(const void *in, int n, int large)
+{
+    if (!in)
+        return NULL;
+    MPI_Count *out = malloc(sizeof(MPI_Count) * (size_t)(n ? n : 1));
+    for (int i = 0; out && i < n; i++)
+        out[i] = large ? ((const MPI_Count *)in)[i] : ((const int *)in)[i];
+    return out;
+}
+
+MPI_Aint *om_displs_of(const void *in, int n, int large)
+{
+    if (!in)
+        return NULL;
+    MPI_Aint *out = malloc(sizeof(MPI_Aint) * (size_t)(n ? n : 1));
+    for (int i = 0; out && i < n; i++)
+        out[i] = large ? ((const MPI_Aint *)in)[i] : ((const int *)in)[i];
+    return out;
+}

@@ -32,6 +32,8 @@ typedef struct job {
     size_t *keep[4];             /* arrays ordo reads until completion */
 } job_t;
 
+/* Finish a job whose data arrived: combine, unpack; an MPI class. */
+int om_job_finish(job_t *j);
 /* A job with room for n blocks to unpack (n may be 0). */
 job_t *om_job_new(int n);
 void   om_job_free(job_t *j);
@@ -55,9 +57,11 @@ typedef struct om_pkeep {
     int   n, failed;
     void *blocks[OM_PKEEP_MAX];
 } om_pkeep_t;
-/* How long an array is: one entry per member (ALL), per member at the
- * root alone (ROOT), per neighbour sent to (OUT) or received from (IN). */
-enum { OM_PSIDE_ALL, OM_PSIDE_ROOT, OM_PSIDE_OUT, OM_PSIDE_IN };
+/* How long an array is: one entry per peer (ALL: the remote group's
+ * members on an intercommunicator), per peer at the root alone (ROOT), per
+ * member of the local group (LOCAL: reduce_scatter's counts), per
+ * neighbour sent to (OUT) or received from (IN). */
+enum { OM_PSIDE_ALL, OM_PSIDE_ROOT, OM_PSIDE_LOCAL, OM_PSIDE_OUT, OM_PSIDE_IN };
 /* A copy of arr (elem bytes an entry) kept in keep, or arr itself where
  * nothing is to copy (NULL, no entries; keep->failed when out of memory). */
 const void *om_pcoll_keep(om_pkeep_t *keep, MPI_Comm comm, const void *arr, size_t elem,
@@ -65,6 +69,39 @@ const void *om_pcoll_keep(om_pkeep_t *keep, MPI_Comm comm, const void *arr, size
 int om_persistent_init(MPI_Comm comm, om_pcoll_start_t start, const void *args, size_t len,
                        om_pkeep_t *keep, MPI_Info info, MPI_Request *request,
                        const char *func);
+
+/* The collectives that move data without combining it (coll_move.c). */
+enum om_move { M_GATHER, M_SCATTER, M_ALLGATHER, M_ALLTOALL };
+/* A v-form's n counts or displacements, int or large (MPI_Count /
+ * MPI_Aint) as the program gave them, widened (NULL for NULL, or out of
+ * memory). */
+MPI_Count *om_counts_of(const void *in, int n, int large);
+MPI_Aint *om_displs_of(const void *in, int n, int large);
+
+/* Collectives on an intercommunicator c (coll_inter.c): as the calls of
+ * the same name; the v forms' arrays widened, NULL for the others.
+ * Roots are MPI_ROOT, MPI_PROC_NULL or a remote rank. */
+int om_inter_barrier(struct MPI_ABI_Comm *c, MPI_Comm comm, MPI_Request *request,
+                     const char *func);
+int om_inter_bcast(struct MPI_ABI_Comm *c, MPI_Comm comm, void *buf, MPI_Count count,
+                   MPI_Datatype type, int root, MPI_Request *request, const char *func);
+int om_inter_move(struct MPI_ABI_Comm *c, MPI_Comm comm, enum om_move what,
+                  const void *sendbuf, MPI_Count scount, const MPI_Count *scounts,
+                  const MPI_Aint *sdispls, MPI_Datatype stype, void *recvbuf,
+                  MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *rdispls,
+                  MPI_Datatype rtype, int root, MPI_Request *request, const char *func);
+int om_inter_alltoallw(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *sendbuf,
+                       const MPI_Count *scounts, const MPI_Aint *sdispls,
+                       const MPI_Datatype *stypes, void *recvbuf, const MPI_Count *rcounts,
+                       const MPI_Aint *rdispls, const MPI_Datatype *rtypes,
+                       MPI_Request *request, const char *func);
+/* reduce (R_ROOT), allreduce (R_ALL), reduce_scatter_block (R_SEGMENT,
+ * counts NULL, count the recvcount) and reduce_scatter (R_SEGMENT with the
+ * local group's counts); scans are refused. */
+int om_inter_reduce(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *sendbuf,
+                    void *recvbuf, MPI_Count count, const MPI_Count *counts,
+                    MPI_Datatype type, MPI_Op op, int root, int mode, MPI_Request *request,
+                    const char *func);
 
 #define COLL_COMM(c, comm, func)                                                  \
     if (!om_ready(func))                                                          \

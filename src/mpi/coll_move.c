@@ -81,38 +81,27 @@ static int blocks_make(struct MPI_ABI_Datatype *t, const void *buf, int n, MPI_C
 
 /* The program's count and displacement arrays: int, or for the
  * large-count (_c) forms MPI_Count and MPI_Aint. */
-static MPI_Count *counts_of(const void *in, int n, int large)
-{
-    if (!in)
-        return NULL;
-    MPI_Count *out = malloc(sizeof(MPI_Count) * (size_t)(n ? n : 1));
-    for (int i = 0; out && i < n; i++)
-        out[i] = large ? ((const MPI_Count *)in)[i] : ((const int *)in)[i];
-    return out;
-}
-
-static MPI_Aint *displs_of(const void *in, int n, int large)
-{
-    if (!in)
-        return NULL;
-    MPI_Aint *out = malloc(sizeof(MPI_Aint) * (size_t)(n ? n : 1));
-    for (int i = 0; out && i < n; i++)
-        out[i] = large ? ((const MPI_Aint *)in)[i] : ((const int *)in)[i];
-    return out;
-}
-
-enum move { M_GATHER, M_SCATTER, M_ALLGATHER, M_ALLTOALL };
-
 /* One entry for the eight calls.  The v forms pass counts and displs for
  * the side that has several blocks (rcounts/rdispls for gathers, scounts /
  * sdispls for scatter, both for alltoallv); the others pass NULL and a
  * count. */
-static int move(enum move what, const void *sendbuf, MPI_Count scount, const void *scounts,
+static int move(enum om_move what, const void *sendbuf, MPI_Count scount, const void *scounts,
                 const void *sdispls, MPI_Datatype stype, void *recvbuf, MPI_Count rcount,
                 const void *rcounts, const void *rdispls, MPI_Datatype rtype, int root,
                 MPI_Comm comm, MPI_Request *request, int large, const char *func)
 {
     COLL_COMM(c, comm, func);
+    if (c->remote) {
+        int m = c->remote->size;
+        MPI_Count *sc = om_counts_of(scounts, m, large), *rc_ = om_counts_of(rcounts, m, large);
+        MPI_Aint *sd = om_displs_of(sdispls, m, large), *rd = om_displs_of(rdispls, m, large);
+        int rc = (scounts && !sc) || (rcounts && !rc_) || (sdispls && !sd) || (rdispls && !rd)
+                     ? om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory")
+                     : om_inter_move(c, comm, what, sendbuf, scount, sc, sd, stype, recvbuf,
+                                     rcount, rc_, rd, rtype, root, request, func);
+        free(sc); free(rc_); free(sd); free(rd);
+        return rc;
+    }
     int n = c->group->size, me = c->group->rank, rc;
     int rooted = what == M_GATHER || what == M_SCATTER;
     if (rooted && (rc = om_root_ok(c, comm, root, func)))
@@ -142,8 +131,8 @@ static int move(enum move what, const void *sendbuf, MPI_Count scount, const voi
         return om_comm_error(comm, MPI_ERR_ARG, func, "counts without displacements");
 
     job_t *j = om_job_new(n);
-    MPI_Count *sc = counts_of(scounts, n, large), *rc_ = counts_of(rcounts, n, large);
-    MPI_Aint *sd = displs_of(sdispls, n, large), *rd = displs_of(rdispls, n, large);
+    MPI_Count *sc = om_counts_of(scounts, n, large), *rc_ = om_counts_of(rcounts, n, large);
+    MPI_Aint *sd = om_displs_of(sdispls, n, large), *rd = om_displs_of(rdispls, n, large);
     blocks_t sb = {0}, rb = {0};
     int err = !j || (scounts && !sc) || (rcounts && !rc_) || (sdispls && !sd) ||
                       (rdispls && !rd)

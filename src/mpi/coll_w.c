@@ -62,6 +62,26 @@ static char *w_base(const wside_t *s, const void *buf, int n, const size_t *lens
     return (char *)((uintptr_t)buf + (uintptr_t)low);
 }
 
+/* On an intercommunicator: the arrays widened, for coll_inter.c. */
+static int inter(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *sendbuf, wside_t snd,
+                 void *recvbuf, wside_t rcv, MPI_Request *request, const char *func)
+{
+    int m = c->remote->size, rc;
+    if (sendbuf == MPI_IN_PLACE)
+        return om_inter_alltoallw(c, comm, sendbuf, NULL, NULL, NULL, recvbuf, NULL, NULL,
+                                  NULL, request, func);
+    MPI_Count *sc = om_counts_of(snd.counts, m, snd.large);
+    MPI_Count *rc_ = om_counts_of(rcv.counts, m, rcv.large);
+    MPI_Aint *sd = om_displs_of(snd.displs, m, snd.large);
+    MPI_Aint *rd = om_displs_of(rcv.displs, m, rcv.large);
+    rc = sc && rc_ && sd && rd
+             ? om_inter_alltoallw(c, comm, sendbuf, sc, sd, snd.types, recvbuf, rc_, rd,
+                                  rcv.types, request, func)
+             : om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory");
+    free(sc); free(rc_); free(sd); free(rd);
+    return rc;
+}
+
 static int alltoallw(const void *sendbuf, wside_t snd, void *recvbuf, wside_t rcv,
                      MPI_Comm comm, MPI_Request *request, const char *func)
 {
@@ -72,6 +92,8 @@ static int alltoallw(const void *sendbuf, wside_t snd, void *recvbuf, wside_t rc
         (!in_place && (!snd.counts || !snd.displs || !snd.types)))
         return om_comm_error(comm, MPI_ERR_ARG, func, "a count, displacement or type array "
                              "is NULL");
+    if (c->remote)
+        return inter(c, comm, sendbuf, snd, recvbuf, rcv, request, func);
     if (in_place)
         snd = rcv;   /* the blocks sent are the ones received, from a copy */
     struct MPI_ABI_Datatype **st = calloc((size_t)n, sizeof(*st)),

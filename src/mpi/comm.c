@@ -34,6 +34,10 @@ static void live_remove(struct MPI_ABI_Comm *c)
 
 int om_comm_rank_of_world(struct MPI_ABI_Comm *c, int world)
 {
+    if (c->remote) {
+        int r = om_group_index(c->remote, world);
+        return r < 0 ? MPI_UNDEFINED : r;
+    }
     int index = -1;
     if (ordo_comm_index(c->oc, world, &index) != ORDO_OK)
         return MPI_UNDEFINED;
@@ -83,6 +87,9 @@ int om_comms_init(void)
 
 static void comm_release(struct MPI_ABI_Comm *c)
 {
+    if (c->remote)
+        om_group_release(c->remote);
+    c->remote = NULL;
     free(c->cart);
     c->cart = NULL;
     free(c->graph);
@@ -108,6 +115,19 @@ void om_comms_finalize(void)
         ordo_comm_destroy(om_comm_self.oc);
     comm_release(&om_comm_self);
     comm_release(&om_comm_world);
+}
+
+struct MPI_ABI_Comm *om_comm_wrap(ordo_comm_h oc, MPI_Errhandler errh)
+{
+    struct MPI_ABI_Comm *nc = calloc(1, sizeof(*nc));
+    if (!nc || comm_fill(nc, oc, 1) != MPI_SUCCESS) {
+        free(nc);
+        return NULL;
+    }
+    om_errh_retain(errh);
+    nc->errh = errh;
+    live_add(nc);
+    return nc;
 }
 
 /* A new communicator over some of c's members: those giving color >= 0,
@@ -200,8 +220,10 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     OM_COMM_ARG(c, comm, "MPI_Comm_dup_with_info");
     if (!newcomm)
         return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_dup_with_info", "newcomm is NULL");
-    int rc = comm_derive(c, 0, c->group->rank, hint_true(info, "mpi_assert_allow_overtaking"),
-                         newcomm, "MPI_Comm_dup_with_info", comm);
+    int ot = hint_true(info, "mpi_assert_allow_overtaking");
+    int rc = c->remote ? om_inter_dup(c, comm, ot, newcomm, "MPI_Comm_dup_with_info")
+                       : comm_derive(c, 0, c->group->rank, ot, newcomm,
+                                     "MPI_Comm_dup_with_info", comm);
     if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL) {
         om_info_dup_of(info, &(*newcomm)->info);
         rc = om_attrs_copy(c, *newcomm);   /* as MPI_Comm_dup, but for the hints */
@@ -219,7 +241,9 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     OM_COMM_ARG(c, comm, "MPI_Comm_dup");
     if (!newcomm)
         return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_dup", "newcomm is NULL");
-    int rc = comm_derive(c, 0, c->group->rank, c->overtaking, newcomm, "MPI_Comm_dup", comm);
+    int rc = c->remote ? om_inter_dup(c, comm, c->overtaking, newcomm, "MPI_Comm_dup")
+                       : comm_derive(c, 0, c->group->rank, c->overtaking, newcomm,
+                                     "MPI_Comm_dup", comm);
     if (rc == MPI_SUCCESS) {
         om_info_dup_of(c->info, &(*newcomm)->info);
         rc = om_attrs_copy(c, *newcomm);
@@ -276,6 +300,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     if (color < 0 && color != MPI_UNDEFINED)
         return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_split",
                              "color %d: colors are >= 0, or MPI_UNDEFINED", color);
+    if (c->remote)
+        return om_inter_split(c, comm, color, key, newcomm, "MPI_Comm_split");
     return comm_derive(c, color == MPI_UNDEFINED ? -1 : color, key, c->overtaking, newcomm,
                        "MPI_Comm_split", comm);
 }
@@ -318,9 +344,13 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
         return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_split_type",
                              "%d is no split type", split_type);
     }
-    int rc = comm_derive(c, color, key, c->overtaking ||
+    /* on an intercommunicator each side splits its group alike, and the
+     * processes of one color on both sides are joined (MPI 4.0) */
+    int rc = c->remote ? om_inter_split(c, comm, color < 0 ? MPI_UNDEFINED : color, key,
+                                        newcomm, "MPI_Comm_split_type")
+                       : comm_derive(c, color, key, c->overtaking ||
                                             hint_true(info, "mpi_assert_allow_overtaking"),
-                         newcomm, "MPI_Comm_split_type", comm);
+                                     newcomm, "MPI_Comm_split_type", comm);
     if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL) {
         if (unguided && info != MPI_INFO_NULL)   /* the level it split at, as MPI-4 says */
             rc = PMPI_Info_set(info, "mpi_hw_resource_type", "mpi_shared_memory");
@@ -343,17 +373,20 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
             return om_comm_error(comm, MPI_ERR_GROUP, "MPI_Comm_create",
                                  "the group's rank %d is not in the communicator", i);
     int mine = om_group_index(g, om_g.world_rank);
-    return comm_derive(c, mine < 0 ? -1 : 0, mine, c->overtaking, newcomm, "MPI_Comm_create",
-                       comm);
+    if (c->remote)   /* the group is of the local side; the remote side gives its own */
+        return om_inter_split(c, comm, mine < 0 ? MPI_UNDEFINED : 0, mine, newcomm,
+                              "MPI_Comm_create");
+    /* MPI 2.2: members may pass different (disjoint) groups, each making
+     * a communicator of its own; a group's first member tells it apart */
+    return comm_derive(c, mine < 0 ? -1 : g->ranks[0], mine, c->overtaking, newcomm,
+                       "MPI_Comm_create", comm);
 }
 OM_ALIAS(Comm_create)
 
-/* A communicator of g's members in g's order, made by them alone (ordo
- * agrees context ids among the members themselves); MPI_COMM_NULL where
- * this process is not one.  MPI_SUCCESS, a class, or -1 with ordo's
- * status in *failed. */
-static int from_group(struct MPI_ABI_Group *g, int overtaking, MPI_Comm *newcomm,
-                      ordo_status_t *failed)
+/* ordo agrees context ids among the members themselves: g's members
+ * alone make it. */
+int om_comm_from_group(struct MPI_ABI_Group *g, int overtaking, MPI_Comm *newcomm,
+                       ordo_status_t *failed)
 {
     int mine = om_group_index(g, om_g.world_rank);
     if (mine < 0) {
@@ -396,7 +429,10 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     if (!newcomm)
         return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_create_group", "newcomm is NULL");
     ordo_status_t st = ORDO_OK;
-    int rc = from_group(g, c->overtaking, newcomm, &st);
+    int rc = om_intra_only(c, comm, "MPI_Comm_create_group");
+    if (rc)
+        return rc;
+    rc = om_comm_from_group(g, c->overtaking, newcomm, &st);
     if (rc < 0)
         return om_comm_failed(comm, st, "MPI_Comm_create_group");
     return rc == MPI_SUCCESS ? rc
@@ -431,7 +467,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func,
                              "not a communicator error handler");
     ordo_status_t st = ORDO_OK;
-    int rc = from_group(g, hint_true(info, "mpi_assert_allow_overtaking"), newcomm, &st);
+    int rc = om_comm_from_group(g, hint_true(info, "mpi_assert_allow_overtaking"), newcomm, &st);
     if (rc < 0)
         return om_comm_failed(MPI_COMM_SELF, st, func);
     if (rc != MPI_SUCCESS)
@@ -456,7 +492,8 @@ int PMPI_Comm_free(MPI_Comm *comm)
         return om_comm_error(comm ? *comm : MPI_COMM_NULL, MPI_ERR_COMM, "MPI_Comm_free",
                              c ? "a predefined communicator cannot be freed"
                                : "not a communicator");
-    ordo_status_t st = c->owns_oc ? ordo_comm_destroy(c->oc) : ORDO_OK;
+    ordo_status_t st = c->remote ? om_inter_destroy(c)
+                       : c->owns_oc ? ordo_comm_destroy(c->oc) : ORDO_OK;
     if (st != ORDO_OK)
         return om_comm_failed(*comm, st, "MPI_Comm_free");
     live_remove(c);
@@ -487,6 +524,14 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         return MPI_SUCCESS;
     }
     int g = om_group_compare(a->group, b->group);
+    if (!a->remote != !b->remote)   /* an intra- and an intercommunicator */
+        g = MPI_UNEQUAL;
+    else if (a->remote) {   /* both groups must agree */
+        int r = om_group_compare(a->remote, b->remote);
+        g = g == MPI_UNEQUAL || r == MPI_UNEQUAL ? MPI_UNEQUAL
+            : g == MPI_IDENT && r == MPI_IDENT   ? MPI_IDENT
+                                                 : MPI_SIMILAR;
+    }
     *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
     return MPI_SUCCESS;
 }
@@ -495,36 +540,47 @@ OM_ALIAS(Comm_compare)
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     OM_COMM_ARG(c, comm, "MPI_Comm_test_inter");
-    (void)c;
     if (!flag)
         return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_test_inter", "flag is NULL");
-    *flag = 0;   /* no intercommunicators here */
+    *flag = c->remote != NULL;
     return MPI_SUCCESS;
 }
 OM_ALIAS(Comm_test_inter)
 
-/* The remote group of an intercommunicator: every communicator here is
- * an intracommunicator (MPI_Intercomm_create is not supported), for
- * which MPI makes these calls erroneous. */
-static int not_inter(MPI_Comm comm, const void *out, const char *func)
+/* The remote group: an intercommunicator's alone (MPI makes these calls
+ * erroneous on an intracommunicator). */
+static int remote_of(MPI_Comm comm, const void *out, struct MPI_ABI_Group **g,
+                     const char *func)
 {
     OM_COMM_ARG(c, comm, func);
-    (void)c;
     if (!out)
         return om_comm_error(comm, MPI_ERR_ARG, func, "a NULL argument");
-    return om_comm_error(comm, MPI_ERR_COMM, func,
-                         "an intracommunicator: it has no remote group");
+    if (!c->remote)
+        return om_comm_error(comm, MPI_ERR_COMM, func,
+                             "an intracommunicator: it has no remote group");
+    *g = c->remote;
+    return MPI_SUCCESS;
 }
 
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
-    return not_inter(comm, size, "MPI_Comm_remote_size");
+    struct MPI_ABI_Group *g = NULL;
+    int rc = remote_of(comm, size, &g, "MPI_Comm_remote_size");
+    if (rc == MPI_SUCCESS)
+        *size = g->size;
+    return rc;
 }
 OM_ALIAS(Comm_remote_size)
 
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
-    return not_inter(comm, group, "MPI_Comm_remote_group");
+    struct MPI_ABI_Group *g = NULL;
+    int rc = remote_of(comm, group, &g, "MPI_Comm_remote_group");
+    if (rc == MPI_SUCCESS) {
+        g->refs++;
+        *group = g;
+    }
+    return rc;
 }
 OM_ALIAS(Comm_remote_group)
 

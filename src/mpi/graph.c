@@ -79,6 +79,8 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
 {
     const char *func = "MPI_Graph_create";
     OM_COMM_ARG(c, comm_old, func);
+    if (om_intra_only(c, comm_old, func))
+        return MPI_ERR_COMM;
     (void)reorder;   /* kept in order: see the top of the file */
     if (!comm_graph || nnodes < 0 || (nnodes > 0 && (!index || (index[nnodes - 1] > 0 &&
                                                                  !edges))))
@@ -115,6 +117,8 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges
 {
     const char *func = "MPI_Graph_map";
     OM_COMM_ARG(c, comm, func);
+    if (om_intra_only(c, comm, func))
+        return MPI_ERR_COMM;
     (void)index, (void)edges;
     if (!newrank || nnodes < 1)
         return om_comm_error(comm, MPI_ERR_ARG, func, "nnodes %d, or newrank NULL", nnodes);
@@ -240,6 +244,8 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
 {
     const char *func = "MPI_Dist_graph_create_adjacent";
     OM_COMM_ARG(c, comm_old, func);
+    if (om_intra_only(c, comm_old, func))
+        return MPI_ERR_COMM;
     (void)info, (void)reorder;
     if (!comm_dist_graph || indegree < 0 || outdegree < 0 || (indegree > 0 && !sources) ||
         (outdegree > 0 && !destinations))
@@ -284,6 +290,8 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
 {
     const char *func = "MPI_Dist_graph_create";
     OM_COMM_ARG(c, comm_old, func);
+    if (om_intra_only(c, comm_old, func))
+        return MPI_ERR_COMM;
     (void)info, (void)reorder;
     int size = c->group->size;
     if (!comm_dist_graph || n < 0 || (n > 0 && (!sources || !degrees)) || !weights)

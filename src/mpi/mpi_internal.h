@@ -59,11 +59,16 @@ typedef struct om_attr {
 } om_attr_t;
 
 /* Communicator: an ordo context, its members in MPI rank order, and the
- * hints it was given. */
+ * hints it was given.  An intercommunicator (remote set, intercomm.c) is
+ * a context over both groups: its MPI ranks are those of the groups, not
+ * the context's member order, and its collectives run on coll_oc. */
 struct MPI_ABI_Comm {
     uint32_t        magic;
     ordo_comm_h     oc;         /* ORDO_COMM_WORLD for MPI_COMM_WORLD */
     struct MPI_ABI_Group *group;
+    struct MPI_ABI_Group *remote;   /* the remote group; NULL for an intracommunicator */
+    ordo_comm_h     coll_oc;    /* intercommunicator: its collectives' own context */
+    uint32_t        coll_seq;   /* intercommunicator: collectives started, their tag */
     int             owns_oc;    /* destroyed with the communicator */
     int             overtaking; /* mpi_assert_allow_overtaking was given */
     MPI_Errhandler  errh;
@@ -308,11 +313,17 @@ static inline struct MPI_ABI_Datatype *om_type(MPI_Datatype type)
 }
 struct MPI_ABI_Info *om_info(MPI_Info info);
 
-/* Communicator: translate ranks. */
+/* Communicator: translate ranks.  A peer (a send's destination, a
+ * receive's source) is in the remote group of an intercommunicator. */
+static inline struct MPI_ABI_Group *om_peer_group(const struct MPI_ABI_Comm *c)
+{
+    return c->remote ? c->remote : c->group;
+}
 static inline int om_world_rank(struct MPI_ABI_Comm *c, int rank)
 {
-    return c->group->ranks[rank];
+    return om_peer_group(c)->ranks[rank];
 }
+/* The peer rank of world rank `world` (MPI_UNDEFINED when not one). */
 int om_comm_rank_of_world(struct MPI_ABI_Comm *c, int world);
 
 /* Groups */
@@ -556,6 +567,33 @@ static inline int om_null_name(const char *name, char *out, int *len)
 /* Communicators made and ended with the library */
 int om_comms_init(void);
 void om_comms_finalize(void);
+/* A communicator around a built ordo context (owned: destroyed with it),
+ * its group the context's members, the parent's error handler, listed
+ * among the live ones; NULL without memory (oc is then the caller's). */
+struct MPI_ABI_Comm *om_comm_wrap(ordo_comm_h oc, MPI_Errhandler errh);
+/* The communicator of g's members in g's order, made by them alone
+ * (comm.c); MPI_COMM_NULL where this process is not one.  MPI_SUCCESS, a
+ * class, or -1 with ordo's status in *failed. */
+int om_comm_from_group(struct MPI_ABI_Group *g, int overtaking, MPI_Comm *newcomm,
+                       ordo_status_t *failed);
+
+/* Intercommunicators (intercomm.c): a duplicate, and a split (MPI_Comm_split,
+ * and MPI_Comm_create with colour 0 / key the group index for members of
+ * the group) of intercommunicator c. */
+int om_inter_dup(struct MPI_ABI_Comm *c, MPI_Comm comm, int overtaking, MPI_Comm *newcomm,
+                 const char *func);
+int om_inter_split(struct MPI_ABI_Comm *c, MPI_Comm comm, int color, int key,
+                   MPI_Comm *newcomm, const char *func);
+/* Its end: both contexts destroyed, the remote group released. */
+ordo_status_t om_inter_destroy(struct MPI_ABI_Comm *c);
+/* A call that needs an intracommunicator refuses c (MPI_ERR_COMM raised). */
+static inline int om_intra_only(struct MPI_ABI_Comm *c, MPI_Comm comm, const char *func)
+{
+    if (!c->remote)
+        return MPI_SUCCESS;
+    return om_comm_error(comm, MPI_ERR_COMM, func, "an intercommunicator: this call needs "
+                                                   "an intracommunicator");
+}
 
 /* Error handlers are counted references */
 void om_errh_retain(MPI_Errhandler h);

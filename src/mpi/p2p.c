@@ -26,7 +26,7 @@ static int check_peer(struct MPI_ABI_Comm *c, int peer, int recv)
 {
     if (peer == MPI_PROC_NULL || (recv && peer == MPI_ANY_SOURCE))
         return MPI_SUCCESS;
-    return peer >= 0 && peer < c->group->size ? MPI_SUCCESS : MPI_ERR_RANK;
+    return peer >= 0 && peer < om_peer_group(c)->size ? MPI_SUCCESS : MPI_ERR_RANK;
 }
 
 static int check_tag(int tag, int recv)
@@ -52,7 +52,8 @@ static int message_args(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, 
         rc = check_tag(tag, recv);
     if (rc != MPI_SUCCESS)
         return om_comm_error(comm, rc, func, "count %lld, %s %d (of %d), tag %d",
-                             (long long)count, recv ? "source" : "dest", peer, c->group->size,
+                             (long long)count, recv ? "source" : "dest", peer,
+                             om_peer_group(c)->size,
                              tag);
     *t_p = t;
     return MPI_SUCCESS;
@@ -125,7 +126,7 @@ static int send_mode(const void *buf, MPI_Count count, MPI_Datatype type, int de
     OM_COMM_ARG(c, comm, func);
     struct MPI_ABI_Datatype *t = om_type(type);
     if (mode == OM_SEND_STD && t && t->contiguous && t->committed && count >= 0 &&
-        dest >= 0 && dest < c->group->size && tag >= 0) {
+        dest >= 0 && dest < om_peer_group(c)->size && tag >= 0) {
         size_t bytes;
         if (om_type_bytes(t, count, &bytes) == 0) {
             ordo_status_t st = ordo_send(c->oc, buf, bytes, om_world_rank(c, dest), tag);

@@ -23,9 +23,12 @@ const void *om_pcoll_keep(om_pkeep_t *keep, MPI_Comm comm, const void *arr, size
     struct MPI_ABI_Comm *c = om_comm(comm);
     if (!arr || !c)
         return arr;
-    int n = c->group->size;
+    int n = om_peer_group(c)->size;   /* an intercommunicator's arrays name remote ranks */
     if (side == OM_PSIDE_ROOT) {
-        n = c->group->rank == root ? n : 0;   /* read at the root alone */
+        /* read at the root alone (MPI_ROOT names it on an intercommunicator) */
+        n = (c->remote ? root == MPI_ROOT : c->group->rank == root) ? n : 0;
+    } else if (side == OM_PSIDE_LOCAL) {
+        n = c->group->size;
     } else if (side != OM_PSIDE_ALL) {
         int nin = 0, nout = 0;
         const int *in, *out;

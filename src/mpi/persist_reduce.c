@@ -128,7 +128,7 @@ int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvc
 {
     Reduce_scatter_init_args_t a = {sendbuf, recvbuf, recvcounts, datatype, op, comm};
     om_pkeep_t keep = {0};
-    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_ALL, 0);
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_LOCAL, 0);
     return om_persistent_init(comm, start_Reduce_scatter_init, &a, sizeof(a), &keep, info,
                               request, "MPI_Reduce_scatter_init");
 }
@@ -156,7 +156,7 @@ int PMPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf, const MPI_Cou
 {
     Reduce_scatter_init_c_args_t a = {sendbuf, recvbuf, recvcounts, datatype, op, comm};
     om_pkeep_t keep = {0};
-    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_ALL, 0);
+    a.recvcounts = om_pcoll_keep(&keep, comm, recvcounts, sizeof(*recvcounts), OM_PSIDE_LOCAL, 0);
     return om_persistent_init(comm, start_Reduce_scatter_init_c, &a, sizeof(a), &keep, info,
                               request, "MPI_Reduce_scatter_init_c");
 }

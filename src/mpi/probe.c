@@ -14,9 +14,9 @@ static int probe_args(struct MPI_ABI_Comm *c, MPI_Comm comm, int source, int tag
                       const char *func)
 {
     if (!(source == MPI_PROC_NULL || source == MPI_ANY_SOURCE ||
-          (source >= 0 && source < c->group->size)))
+          (source >= 0 && source < om_peer_group(c)->size)))
         return om_comm_error(comm, MPI_ERR_RANK, func, "source %d (of %d)", source,
-                             c->group->size);
+                             om_peer_group(c)->size);
     if (!(tag == MPI_ANY_TAG || (tag >= 0 && tag <= ORDO_TAG_MAX)))
         return om_comm_error(comm, MPI_ERR_TAG, func, "tag %d", tag);
     return MPI_SUCCESS;

@@ -84,9 +84,12 @@ static int advance(struct MPI_ABI_Request *r, int wait)
     if (r->greq)
         return om_greq_advance(r, wait);
     if (r->poll) {
-        if (!r->poll(r, wait))
+        int p = r->poll(r, wait);   /* 1 done, 0 not yet, < 0 failed: minus the class */
+        if (!p)
             return 0;
         om_status_empty(&r->done_status);
+        if (p < 0)
+            r->done_status.MPI_ERROR = -p;
         r->completed = 1;
         return 1;
     }

@@ -146,6 +146,8 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
 {
     const char *func = "MPI_Cart_create";
     OM_COMM_ARG(c, comm_old, func);
+    if (om_intra_only(c, comm_old, func))
+        return MPI_ERR_COMM;
     (void)reorder;   /* kept in order: see the top of the file */
     if (!comm_cart || ndims < 0 || (ndims > 0 && (!dims || !periods)))
         return om_comm_error(comm_old, MPI_ERR_ARG, func,
@@ -177,6 +179,8 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
 {
     const char *func = "MPI_Cart_map";
     OM_COMM_ARG(c, comm, func);
+    if (om_intra_only(c, comm, func))
+        return MPI_ERR_COMM;
     (void)periods;
     if (!newrank || ndims < 0 || (ndims > 0 && !dims))
         return om_comm_error(comm, MPI_ERR_ARG, func, "ndims %d, or dims or newrank NULL",

@@ -604,24 +604,6 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char* pset_name, MPI
 }
 OM_ALIAS(Group_from_session_pset)
 
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm* newintercomm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)local_comm, "MPI_Intercomm_create");
-}
-OM_ALIAS(Intercomm_create)
-
-int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char* stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm* newintercomm)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Intercomm_create_from_groups");
-}
-OM_ALIAS(Intercomm_create_from_groups)
-
-int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm)
-{
-    return om_unsupported(OM_ON_COMM, (void *)intercomm, "MPI_Intercomm_merge");
-}
-OM_ALIAS(Intercomm_merge)
-
 int PMPI_Lookup_name(const char* service_name, MPI_Info info, char* port_name)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Lookup_name");

@@ -50,6 +50,8 @@ static int win_make(int kind, void *base, MPI_Aint size, int disp_unit, MPI_Info
                     MPI_Comm comm, void *baseptr, MPI_Win *win, const char *func)
 {
     OM_COMM_ARG(c, comm, func);
+    if (om_intra_only(c, comm, func))
+        return MPI_ERR_COMM;
     if (!win || (kind != W_CREATE && kind != W_DYNAMIC && !baseptr))
         return om_comm_error(comm, MPI_ERR_ARG, func, "%s is NULL", win ? "baseptr" : "win");
     if (size < 0)

@@ -230,6 +230,18 @@ static void comms(void)
     for (int i = 0; i < neven; i++)
         ranks[i] = 2 * i;
     OK(MPI_Group_incl(world, neven, ranks, &evens));
+    /* MPI 2.2: each member passes its own group, disjoint ones (evens and
+     * odds here), and gets the communicator of its group */
+    MPI_Group odds, mine_g;
+    OK(MPI_Group_difference(world, evens, &odds));
+    mine_g = me % 2 ? odds : evens;
+    OK(MPI_Comm_create(MPI_COMM_WORLD, mine_g, &created));
+    OK(MPI_Comm_size(created, &size));
+    CHECK(size == (me % 2 ? np / 2 : neven));
+    OK(MPI_Comm_rank(created, &rank));
+    CHECK(rank == me / 2);
+    OK(MPI_Comm_free(&created));
+    OK(MPI_Group_free(&odds));
     OK(MPI_Comm_create_group(MPI_COMM_WORLD, evens, 7, &created));
     CHECK((me % 2 == 0) == (created != MPI_COMM_NULL));
     if (created != MPI_COMM_NULL) {
