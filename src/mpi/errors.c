@@ -7,9 +7,9 @@
 
 #include "mpi_internal.h"
 
-static struct MPI_ABI_Errhandler eh_fatal = {OM_MAGIC_ERRH, 1, 0x141, NULL, NULL};
-static struct MPI_ABI_Errhandler eh_abort = {OM_MAGIC_ERRH, 1, 0x142, NULL, NULL};
-static struct MPI_ABI_Errhandler eh_return = {OM_MAGIC_ERRH, 1, 0x143, NULL, NULL};
+static struct MPI_ABI_Errhandler eh_fatal = {.magic = OM_MAGIC_ERRH, .refs = 1, .predefined = 0x141};
+static struct MPI_ABI_Errhandler eh_abort = {.magic = OM_MAGIC_ERRH, .refs = 1, .predefined = 0x142};
+static struct MPI_ABI_Errhandler eh_return = {.magic = OM_MAGIC_ERRH, .refs = 1, .predefined = 0x143};
 
 static struct MPI_ABI_Errhandler *errh_of(MPI_Errhandler h)
 {
@@ -69,6 +69,9 @@ static void run_handler(struct MPI_ABI_Errhandler *eh, om_on_t on, void *handle,
     if (on == OM_ON_WIN && eh->win_fn) {
         MPI_Win w = (MPI_Win)handle;
         eh->win_fn(&w, &code);
+    } else if (on == OM_ON_SESSION && eh->session_fn) {
+        MPI_Session s = (MPI_Session)handle;
+        eh->session_fn(&s, &code);
     } else if (eh->comm_fn) {
         MPI_Comm c = (MPI_Comm)handle;
         eh->comm_fn(&c, &code);
@@ -93,6 +96,8 @@ int om_raise(om_on_t on, void *handle, int code, const char *func, const char *f
     /* An error with no object of its own, or about a handle that is no
      * communicator, is raised on MPI_COMM_SELF (MPI-4.0 section 9.3). */
     MPI_Errhandler h = MPI_ERRORS_ARE_FATAL;
+    if (on == OM_ON_SESSION && om_session_errh((MPI_Session)handle) == MPI_ERRHANDLER_NULL)
+        on = OM_ON_NONE;   /* no session: as for no communicator */
     if (on == OM_ON_NONE) {
         on = OM_ON_COMM;
         handle = (void *)MPI_COMM_SELF;
@@ -111,7 +116,9 @@ int om_raise(om_on_t on, void *handle, int code, const char *func, const char *f
         if (w)
             h = w->errh;
     }
-    /* files and sessions: the fatal handler (none of them is made here) */
+    if (on == OM_ON_SESSION)
+        h = om_session_errh((MPI_Session)handle);
+    /* files: the fatal handler (none is made here) */
     struct MPI_ABI_Errhandler *eh = errh_of(h);
     if (!eh)
         eh = &eh_fatal;
@@ -137,39 +144,45 @@ int om_comm_failed(MPI_Comm comm, ordo_status_t st, const char *func)
 
 /* ----------------------------------------------------- error handlers */
 
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+/* A handler of the program's: fn stored where its kind says. */
+static int errh_new(void *fn, int kind, MPI_Errhandler *errhandler, const char *func)
 {
     if (!fn || !errhandler)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Comm_create_errhandler",
-                             "%s is NULL", fn ? "errhandler" : "the function");
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "%s is NULL",
+                             fn ? "errhandler" : "the function");
     struct MPI_ABI_Errhandler *eh = calloc(1, sizeof(*eh));
     if (!eh)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler",
-                             "no memory");
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, func, "no memory");
     eh->magic = OM_MAGIC_ERRH;
     eh->refs = 1;
-    eh->comm_fn = fn;
+    if (kind == 1)
+        eh->comm_fn = (MPI_Comm_errhandler_function *)fn;
+    else if (kind == 2)
+        eh->win_fn = (MPI_Win_errhandler_function *)fn;
+    else
+        eh->session_fn = (MPI_Session_errhandler_function *)fn;
     *errhandler = eh;
     return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+{
+    return errh_new((void *)fn, 1, errhandler, "MPI_Comm_create_errhandler");
 }
 OM_ALIAS(Comm_create_errhandler)
 
 int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
-    if (!fn || !errhandler)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Win_create_errhandler",
-                             "%s is NULL", fn ? "errhandler" : "the function");
-    struct MPI_ABI_Errhandler *eh = calloc(1, sizeof(*eh));
-    if (!eh)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, "MPI_Win_create_errhandler",
-                             "no memory");
-    eh->magic = OM_MAGIC_ERRH;
-    eh->refs = 1;
-    eh->win_fn = fn;
-    *errhandler = eh;
-    return MPI_SUCCESS;
+    return errh_new((void *)fn, 2, errhandler, "MPI_Win_create_errhandler");
 }
 OM_ALIAS(Win_create_errhandler)
+
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *fn,
+                                   MPI_Errhandler *errhandler)
+{
+    return errh_new((void *)fn, 3, errhandler, "MPI_Session_create_errhandler");
+}
+OM_ALIAS(Session_create_errhandler)
 
 static void errh_release(MPI_Errhandler h)
 {
@@ -198,7 +211,7 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
         return om_comm_error(comm, MPI_ERR_COMM, "MPI_Comm_set_errhandler",
                              "not a communicator");
     struct MPI_ABI_Errhandler *eh = errh_of(errhandler);
-    if (!eh || eh->win_fn)
+    if (!eh || eh->win_fn || eh->session_fn)
         return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
                              "not a communicator error handler");
     if (!eh->predefined)
@@ -241,7 +254,7 @@ OM_ALIAS(Comm_call_errhandler)
 int om_errh_kind(MPI_Errhandler h)
 {
     struct MPI_ABI_Errhandler *eh = errh_of(h);
-    return !eh ? -1 : eh->predefined ? 0 : eh->win_fn ? 2 : 1;
+    return !eh ? -1 : eh->predefined ? 0 : eh->win_fn ? 2 : eh->session_fn ? 3 : 1;
 }
 
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)

@@ -15,7 +15,8 @@ static pthread_t main_thread;
 int om_not_ready(const char *func)
 {
     fprintf(stderr, "[ordo-mpi] %s: called %s\n", func,
-            om_g.finalized ? "after MPI_Finalize" : "before MPI_Init");
+            om_g.ended ? "after MPI ended (MPI_Finalize, or the last session's end)"
+                       : "before MPI_Init or MPI_Session_init");
     return 0;
 }
 
@@ -33,18 +34,32 @@ static ordo_thread_level_t level_of(int mpi_level)
 static const int mpi_levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED,
                                  MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE};
 
-static int start(int required, int *provided, const char *func)
+/* A thread level MPI names, or -1. */
+static int valid_level(int level)
 {
-    if (om_g.initialized) {
-        fprintf(stderr, "[ordo-mpi] %s: MPI is already initialized%s\n", func,
-                om_g.finalized ? " (and finalized): it cannot start twice" : "");
-        return MPI_ERR_OTHER;
-    }
-    if (required != MPI_THREAD_SINGLE && required != MPI_THREAD_FUNNELED &&
-        required != MPI_THREAD_SERIALIZED && required != MPI_THREAD_MULTIPLE) {
+    return level == MPI_THREAD_SINGLE || level == MPI_THREAD_FUNNELED ||
+                   level == MPI_THREAD_SERIALIZED || level == MPI_THREAD_MULTIPLE
+               ? level
+               : -1;
+}
+
+int om_runtime_up(int required, int *provided, const char *func)
+{
+    if (valid_level(required) < 0) {
         fprintf(stderr, "[ordo-mpi] %s: %d is no thread level (MPI_THREAD_SINGLE, "
                         "_FUNNELED, _SERIALIZED or _MULTIPLE)\n", func, required);
         return MPI_ERR_ARG;
+    }
+    if (om_g.running) {   /* a later user shares the level the first set */
+        om_g.users++;
+        if (provided)
+            *provided = om_g.thread_level;
+        return MPI_SUCCESS;
+    }
+    if (om_g.ended) {
+        fprintf(stderr, "[ordo-mpi] %s: MPI ended in this process (its last session or "
+                        "MPI_Finalize): ordo cannot start again\n", func);
+        return MPI_ERR_OTHER;
     }
     ordo_init_params_t params;
     memset(&params, 0, sizeof(params));
@@ -65,15 +80,50 @@ static int start(int required, int *provided, const char *func)
     om_g.last_error_class = MPI_ERR_LASTCODE;   /* added ones go above it */
     main_thread = pthread_self();
     om_types_init();
+    om_g.running = 1;   /* the communicators' calls check it */
     int rc = om_comms_init();
     if (rc != MPI_SUCCESS) {
+        om_g.running = 0;
         ordo_finalize();
         return rc;
     }
-    om_g.initialized = 1;
+    om_g.users = 1;
     if (provided)
         *provided = om_g.thread_level;
     return MPI_SUCCESS;
+}
+
+int om_runtime_down(const char *func)
+{
+    if (--om_g.users > 0)
+        return MPI_SUCCESS;
+    /* collective over the world: no rank leaves while another may still
+     * send to it */
+    ordo_status_t st = ordo_coll_barrier(ORDO_COMM_WORLD);
+    om_comms_finalize();
+    om_g.running = 0;
+    om_g.ended = 1;
+    ordo_status_t fin = ordo_finalize();
+    if (st == ORDO_OK)
+        st = fin;
+    if (st != ORDO_OK) {
+        fprintf(stderr, "[ordo-mpi] %s: %s\n", func, ordo_status_string(st));
+        return om_class_of(st);
+    }
+    return MPI_SUCCESS;
+}
+
+static int start(int required, int *provided, const char *func)
+{
+    if (om_g.initialized) {
+        fprintf(stderr, "[ordo-mpi] %s: MPI is already initialized%s\n", func,
+                om_g.finalized ? " (and finalized): it cannot start twice" : "");
+        return MPI_ERR_OTHER;
+    }
+    int rc = om_runtime_up(required, provided, func);
+    if (rc == MPI_SUCCESS)
+        om_g.initialized = 1;
+    return rc;
 }
 
 int PMPI_Init(int *argc, char ***argv)
@@ -94,24 +144,16 @@ OM_ALIAS(Init_thread)
 
 int PMPI_Finalize(void)
 {
-    if (!om_ready("MPI_Finalize"))
+    if (!om_g.initialized || om_g.finalized) {
+        fprintf(stderr, "[ordo-mpi] MPI_Finalize: called %s\n",
+                om_g.finalized ? "twice" : "before MPI_Init");
         return MPI_ERR_OTHER;
+    }
     /* MPI_COMM_SELF's attributes go first, as if it were freed: a
      * library hangs its clean-up on them */
     om_attrs_free(&om_comm_self);
-    /* MPI_Finalize is collective over the world: no rank leaves while
-     * another may still send to it. */
-    ordo_status_t st = ordo_coll_barrier(ORDO_COMM_WORLD);
-    om_comms_finalize();
     om_g.finalized = 1;
-    ordo_status_t fin = ordo_finalize();
-    if (st == ORDO_OK)
-        st = fin;
-    if (st != ORDO_OK) {
-        fprintf(stderr, "[ordo-mpi] MPI_Finalize: %s\n", ordo_status_string(st));
-        return om_class_of(st);
-    }
-    return MPI_SUCCESS;
+    return om_runtime_down("MPI_Finalize");   /* ordo ends unless sessions live on */
 }
 OM_ALIAS(Finalize)
 

@@ -111,6 +111,7 @@ struct MPI_ABI_Errhandler {
     int      predefined;   /* MPI_ERRORS_* value it stands for, 0 for a user one */
     MPI_Comm_errhandler_function *comm_fn;
     MPI_Win_errhandler_function  *win_fn;
+    MPI_Session_errhandler_function *session_fn;
 };
 
 /* Info object: key/value strings, in the order set. */
@@ -241,7 +242,10 @@ struct MPI_ABI_Message {
 /* ----------------------------------------------------------- the library */
 
 typedef struct om_state {
-    int initialized, finalized;
+    int initialized, finalized;   /* the World Model: MPI_Init, MPI_Finalize called */
+    int running;                  /* ordo is up: from the first MPI_Init or MPI_Session_init */
+    int users;                    /* the World Model (until MPI_Finalize) and live sessions */
+    int ended;                    /* ordo was finalized: it cannot start again */
     int thread_level;
     int world_rank, world_size;
     void *main_thread;
@@ -280,7 +284,7 @@ int om_comm_failed(MPI_Comm comm, ordo_status_t st, const char *func);
 int om_not_ready(const char *func);
 static inline int om_up(void)   /* the same test, silent */
 {
-    return om_g.initialized && !om_g.finalized;
+    return om_g.running;
 }
 static inline int om_ready(const char *func)
 {
@@ -564,6 +568,16 @@ static inline int om_null_name(const char *name, char *out, int *len)
     return MPI_SUCCESS;
 }
 
+/* ordo for one more user (MPI_Init, MPI_Session_init), started by the
+ * first at thread level `required` (*provided: the level ordo gives), and
+ * its end after the last (om_runtime_down: a world barrier, every
+ * communicator freed, ordo finalized).  An MPI class, said on stderr. */
+int om_runtime_up(int required, int *provided, const char *func);
+int om_runtime_down(const char *func);
+/* A session's error handler (MPI_ERRHANDLER_NULL for no session: its
+ * errors are raised as those of no object, on MPI_COMM_SELF). */
+MPI_Errhandler om_session_errh(MPI_Session session);
+
 /* Communicators made and ended with the library */
 int om_comms_init(void);
 void om_comms_finalize(void);
@@ -600,7 +614,7 @@ void om_errh_retain(MPI_Errhandler h);
 void om_errh_release(MPI_Errhandler h);
 
 /* An error handler's kind: 0 predefined, 1 the program's (communicator),
- * 2 the program's (window), -1 not a handler */
+ * 2 the program's (window), 3 the program's (session), -1 not a handler */
 int om_errh_kind(MPI_Errhandler h);
 
 /* Windows */

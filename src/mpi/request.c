@@ -588,9 +588,12 @@ OM_ALIAS(Status_set_cancelled)
 int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
 {
     struct MPI_ABI_Datatype *t = om_type(datatype);
-    if (!status || !t || count < 0)
+    if (!t)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_TYPE, "MPI_Status_set_elements",
+                             "not a datatype");
+    if (!status || count < 0)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Status_set_elements",
-                             "a NULL status, a bad type or a negative count");
+                             "a NULL status or a negative count");
     /* mixed types: whole elements (a part of one has no byte count here) */
     size_t bytes = t->basic_count ? (size_t)count * (t->size / t->basic_count)
                    : t->nelems   ? (size_t)count / t->nelems * t->size

@@ -598,12 +598,6 @@ int PMPI_Get_hw_resource_info(MPI_Info* hw_info)
 }
 OM_ALIAS(Get_hw_resource_info)
 
-int PMPI_Group_from_session_pset(MPI_Session session, const char* pset_name, MPI_Group* newgroup)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Group_from_session_pset");
-}
-OM_ALIAS(Group_from_session_pset)
-
 int PMPI_Lookup_name(const char* service_name, MPI_Info info, char* port_name)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Lookup_name");
@@ -706,18 +700,6 @@ int PMPI_Session_attach_buffer_c(MPI_Session session, void* buffer, MPI_Count si
 }
 OM_ALIAS(Session_attach_buffer_c)
 
-int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_call_errhandler");
-}
-OM_ALIAS(Session_call_errhandler)
-
-int PMPI_Session_create_errhandler(MPI_Session_errhandler_function* session_errhandler_fn, MPI_Errhandler* errhandler)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Session_create_errhandler");
-}
-OM_ALIAS(Session_create_errhandler)
-
 int PMPI_Session_detach_buffer(MPI_Session session, void* buffer_addr, int* size)
 {
     return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_detach_buffer");
@@ -730,65 +712,17 @@ int PMPI_Session_detach_buffer_c(MPI_Session session, void* buffer_addr, MPI_Cou
 }
 OM_ALIAS(Session_detach_buffer_c)
 
-int PMPI_Session_finalize(MPI_Session* session)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Session_finalize");
-}
-OM_ALIAS(Session_finalize)
-
 int PMPI_Session_flush_buffer(MPI_Session session)
 {
     return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_flush_buffer");
 }
 OM_ALIAS(Session_flush_buffer)
 
-int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler* errhandler)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_get_errhandler");
-}
-OM_ALIAS(Session_get_errhandler)
-
-int PMPI_Session_get_info(MPI_Session session, MPI_Info* info_used)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_get_info");
-}
-OM_ALIAS(Session_get_info)
-
-int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int* pset_len, char* pset_name)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_get_nth_pset");
-}
-OM_ALIAS(Session_get_nth_pset)
-
-int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int* npset_names)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_get_num_psets");
-}
-OM_ALIAS(Session_get_num_psets)
-
-int PMPI_Session_get_pset_info(MPI_Session session, const char* pset_name, MPI_Info* info)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_get_pset_info");
-}
-OM_ALIAS(Session_get_pset_info)
-
 int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request* request)
 {
     return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_iflush_buffer");
 }
 OM_ALIAS(Session_iflush_buffer)
-
-int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session* session)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Session_init");
-}
-OM_ALIAS(Session_init)
-
-int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_set_errhandler");
-}
-OM_ALIAS(Session_set_errhandler)
 
 int PMPI_T_category_changed(int* update_number)
 {

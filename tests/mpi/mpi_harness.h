@@ -59,7 +59,7 @@ static inline void mpi_test_init(int *argc, char ***argv)
 /* "<what>: N ranks, F failure(s), on <library>" at rank 0 (the library
  * the program found at run time: the tests check it is ordo's); main's
  * exit status. */
-static int mpi_test_report(const char *what)
+static inline int mpi_test_report(const char *what)
 {
     int sum = 0, len = 0;
     static char lib[MPI_MAX_LIBRARY_VERSION_STRING];
