@@ -651,7 +651,8 @@ OM_ALIAS(Type_free)
 
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return contiguous(count, oldtype, newtype, "MPI_Type_contiguous_c");
+    int rc = contiguous(count, oldtype, newtype, "MPI_Type_contiguous_c");
+    return om_type_made_large(rc, newtype);
 }
 OM_ALIAS(Type_contiguous_c)
 
@@ -659,16 +660,18 @@ int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct MPI_ABI_Datatype *o = om_type(oldtype);
-    return hvector(count, blocklength, o ? (MPI_Aint)stride * o->extent : 0, stride, oldtype,
-                   newtype, MPI_COMBINER_VECTOR, "MPI_Type_vector_c");
+    int rc = hvector(count, blocklength, o ? (MPI_Aint)stride * o->extent : 0, stride, oldtype,
+                     newtype, MPI_COMBINER_VECTOR, "MPI_Type_vector_c");
+    return om_type_made_large(rc, newtype);
 }
 OM_ALIAS(Type_vector_c)
 
 int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
                                MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return hvector(count, blocklength, (MPI_Aint)stride, 0, oldtype, newtype,
-                   MPI_COMBINER_HVECTOR, "MPI_Type_create_hvector_c");
+    int rc = hvector(count, blocklength, (MPI_Aint)stride, 0, oldtype, newtype,
+                     MPI_COMBINER_HVECTOR, "MPI_Type_create_hvector_c");
+    return om_type_made_large(rc, newtype);
 }
 OM_ALIAS(Type_create_hvector_c)
 
@@ -676,8 +679,9 @@ int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[]
                         const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                         MPI_Datatype *newtype)
 {
-    return indexed(count, array_of_blocklengths, 1, -1, array_of_displacements, 1, 0, oldtype,
-                   newtype, MPI_COMBINER_INDEXED, "MPI_Type_indexed_c");
+    int rc = indexed(count, array_of_blocklengths, 1, -1, array_of_displacements, 1, 0, oldtype,
+                     newtype, MPI_COMBINER_INDEXED, "MPI_Type_indexed_c");
+    return om_type_made_large(rc, newtype);
 }
 OM_ALIAS(Type_indexed_c)
 
@@ -685,8 +689,9 @@ int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blockl
                                 const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                                 MPI_Datatype *newtype)
 {
-    return indexed(count, array_of_blocklengths, 1, -1, array_of_displacements, 1, 1, oldtype,
-                   newtype, MPI_COMBINER_HINDEXED, "MPI_Type_create_hindexed_c");
+    int rc = indexed(count, array_of_blocklengths, 1, -1, array_of_displacements, 1, 1, oldtype,
+                     newtype, MPI_COMBINER_HINDEXED, "MPI_Type_create_hindexed_c");
+    return om_type_made_large(rc, newtype);
 }
 OM_ALIAS(Type_create_hindexed_c)
 
@@ -694,8 +699,9 @@ int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
                                      const MPI_Count array_of_displacements[],
                                      MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return indexed(count, NULL, 1, blocklength, array_of_displacements, 1, 0, oldtype, newtype,
-                   MPI_COMBINER_INDEXED_BLOCK, "MPI_Type_create_indexed_block_c");
+    int rc = indexed(count, NULL, 1, blocklength, array_of_displacements, 1, 0, oldtype, newtype,
+                     MPI_COMBINER_INDEXED_BLOCK, "MPI_Type_create_indexed_block_c");
+    return om_type_made_large(rc, newtype);
 }
 OM_ALIAS(Type_create_indexed_block_c)
 
@@ -703,8 +709,9 @@ int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
                                       const MPI_Count array_of_displacements[],
                                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return indexed(count, NULL, 1, blocklength, array_of_displacements, 1, 1, oldtype, newtype,
-                   MPI_COMBINER_HINDEXED_BLOCK, "MPI_Type_create_hindexed_block_c");
+    int rc = indexed(count, NULL, 1, blocklength, array_of_displacements, 1, 1, oldtype, newtype,
+                     MPI_COMBINER_HINDEXED_BLOCK, "MPI_Type_create_hindexed_block_c");
+    return om_type_made_large(rc, newtype);
 }
 OM_ALIAS(Type_create_hindexed_block_c)
 
@@ -712,14 +719,16 @@ int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklen
                               const MPI_Count array_of_displacements[],
                               const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    return create_struct(count, array_of_blocklengths, array_of_displacements, 1,
-                         array_of_types, newtype, "MPI_Type_create_struct_c");
+    int rc = create_struct(count, array_of_blocklengths, array_of_displacements, 1,
+                           array_of_types, newtype, "MPI_Type_create_struct_c");
+    return om_type_made_large(rc, newtype);
 }
 OM_ALIAS(Type_create_struct_c)
 
 int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
                                MPI_Datatype *newtype)
 {
-    return PMPI_Type_create_resized(oldtype, (MPI_Aint)lb, (MPI_Aint)extent, newtype);
+    int rc = PMPI_Type_create_resized(oldtype, (MPI_Aint)lb, (MPI_Aint)extent, newtype);
+    return om_type_made_large(rc, newtype);
 }
 OM_ALIAS(Type_create_resized_c)

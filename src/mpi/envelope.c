@@ -60,6 +60,14 @@ void om_envelope_hold(om_envelope_t *e)
         hold(e);
 }
 
+int om_type_made_large(int rc, MPI_Datatype *newtype)
+{
+    struct MPI_ABI_Datatype *t = rc == MPI_SUCCESS && newtype ? om_type(*newtype) : NULL;
+    if (t && t->env)
+        t->env->large = 1;
+    return rc;
+}
+
 void om_type_reenvelope(struct MPI_ABI_Datatype *t, om_envelope_t *e, int combiner)
 {
     om_envelope_hold(e);
@@ -78,7 +86,7 @@ static int envelope(MPI_Datatype datatype, int *ni, int *na, MPI_Count *nc, int 
     if (!ni || !na || !nd || !combiner)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "a NULL argument");
     if (nc)
-        *nc = 0;   /* kept as integers and addresses, whatever made it */
+        *nc = 0;
     if (t->predefined || !t->env) {
         *ni = *na = *nd = 0;
         *combiner = MPI_COMBINER_NAMED;
@@ -87,6 +95,10 @@ static int envelope(MPI_Datatype datatype, int *ni, int *na, MPI_Count *nc, int 
     *ni = t->env->ni;
     *na = t->env->na;
     *nd = t->env->nd;
+    if (nc && t->env->large) {   /* the large-count forms: every count and address is one */
+        *nc = *ni + *na;
+        *ni = *na = 0;
+    }
     *combiner = t->combiner;
     return MPI_SUCCESS;
 }
@@ -119,8 +131,13 @@ int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
 }
 OM_ALIAS(Type_get_envelope_c)
 
+/* large: the _c form asks (max_c, counts given); a type a _c constructor
+ * made then gives its integers and addresses as large counts, in that
+ * order.  The plain form gives them as int and MPI_Aint, refusing a value
+ * an int cannot hold. */
 static int contents(MPI_Datatype datatype, MPI_Count max_i, MPI_Count max_a, MPI_Count max_d,
-                    int *ints, MPI_Aint *aints, MPI_Datatype *types, const char *func)
+                    int *ints, MPI_Aint *aints, int large, MPI_Count max_c, MPI_Count *counts,
+                    MPI_Datatype *types, const char *func)
 {
     struct MPI_ABI_Datatype *t;
     int rc = om_type_arg(datatype, &t, func);
@@ -130,16 +147,26 @@ static int contents(MPI_Datatype datatype, MPI_Count max_i, MPI_Count max_a, MPI
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_TYPE, func,
                              "a predefined type has no contents");
     om_envelope_t *e = t->env;
-    if (max_i < e->ni || max_a < e->na || max_d < e->nd ||
-        (e->ni && !ints) || (e->na && !aints) || (e->nd && !types))
+    int as_counts = large && e->large;
+    int ni = as_counts ? 0 : e->ni, na = as_counts ? 0 : e->na;
+    int nc = as_counts ? e->ni + e->na : 0;
+    if (max_i < ni || max_a < na || max_c < nc || max_d < e->nd || (ni && !ints) ||
+        (na && !aints) || (nc && !counts) || (e->nd && !types))
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func,
-                             "room for %lld, %lld and %lld values; the type has %d, %d and %d",
-                             (long long)max_i, (long long)max_a, (long long)max_d, e->ni, e->na,
-                             e->nd);
-    for (int i = 0; i < e->ni; i++)
+                             "room for %lld, %lld, %lld and %lld values; the type has %d, %d, "
+                             "%d and %d", (long long)max_i, (long long)max_a, (long long)max_c,
+                             (long long)max_d, ni, na, nc, e->nd);
+    for (int i = 0; i < ni; i++)
+        if (e->ints[i] != (int)e->ints[i])
+            return om_comm_error(MPI_COMM_SELF, MPI_ERR_TYPE, func,
+                                 "the value %lld does not fit an int: use "
+                                 "MPI_Type_get_contents_c", (long long)e->ints[i]);
+    for (int i = 0; i < ni; i++)
         ints[i] = (int)e->ints[i];
-    if (e->na)
-        memcpy(aints, e->aints, sizeof(MPI_Aint) * (size_t)e->na);
+    if (na)
+        memcpy(aints, e->aints, sizeof(MPI_Aint) * (size_t)na);
+    for (int i = 0; i < nc; i++)
+        counts[i] = i < e->ni ? (MPI_Count)e->ints[i] : (MPI_Count)e->aints[i - e->ni];
     for (int i = 0; i < e->nd; i++) {
         /* a derived type given back is a new reference the program frees */
         struct MPI_ABI_Datatype *d = om_type(e->types[i]);
@@ -155,7 +182,8 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
                            MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
 {
     return contents(datatype, max_integers, max_addresses, max_datatypes, array_of_integers,
-                    array_of_addresses, array_of_datatypes, "MPI_Type_get_contents");
+                    array_of_addresses, 0, 0, NULL, array_of_datatypes,
+                    "MPI_Type_get_contents");
 }
 OM_ALIAS(Type_get_contents)
 
@@ -165,9 +193,8 @@ int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
                              MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
                              MPI_Datatype array_of_datatypes[])
 {
-    (void)max_large_counts;
-    (void)array_of_large_counts;   /* none: the envelope says 0 */
     return contents(datatype, max_integers, max_addresses, max_datatypes, array_of_integers,
-                    array_of_addresses, array_of_datatypes, "MPI_Type_get_contents_c");
+                    array_of_addresses, 1, max_large_counts, array_of_large_counts,
+                    array_of_datatypes, "MPI_Type_get_contents_c");
 }
 OM_ALIAS(Type_get_contents_c)

@@ -381,3 +381,37 @@ int PMPI_Free_mem(void *base)
     return MPI_SUCCESS;
 }
 OM_ALIAS(Free_mem)
+
+int PMPI_Info_create(MPI_Info *info);
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
+int PMPI_Info_free(MPI_Info *info);
+
+/* MPI-4.1: what the platform is, in MPI's terms (the keys are the
+ * library's to choose): the hardware level ordo tells apart (the node, as
+ * MPI_Comm_split_type's "mpi_shared_memory"), which node this process is
+ * on of how many, and how many processes of the job share it. */
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
+{
+    static const char *const func = "MPI_Get_hw_resource_info";
+    if (!om_ready(func))
+        return MPI_ERR_OTHER;
+    if (!hw_info)
+        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "hw_info is NULL");
+    int node = ordo_node_of(om_g.world_rank), here = 0;
+    for (int r = 0; r < om_g.world_size; r++)
+        here += ordo_node_of(r) == node;
+    char v[3][16];
+    snprintf(v[0], sizeof(v[0]), "%d", node);
+    snprintf(v[1], sizeof(v[1]), "%d", ordo_node_count());
+    snprintf(v[2], sizeof(v[2]), "%d", here);
+    int rc = PMPI_Info_create(hw_info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if ((rc = PMPI_Info_set(*hw_info, "mpi_hw_resource_type", "mpi_shared_memory")) ||
+        (rc = PMPI_Info_set(*hw_info, "ordo_node", v[0])) ||
+        (rc = PMPI_Info_set(*hw_info, "ordo_nodes", v[1])) ||
+        (rc = PMPI_Info_set(*hw_info, "ordo_node_processes", v[2])))
+        PMPI_Info_free(hw_info);
+    return rc;
+}
+OM_ALIAS(Get_hw_resource_info)

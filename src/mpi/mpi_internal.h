@@ -351,6 +351,8 @@ void om_type_release(struct MPI_ABI_Datatype *t);
  * them back; the types in it are held (a reference each). */
 typedef struct om_envelope {
     int           ni, na, nd;
+    int           large;   /* made by a large-count (_c) constructor: its integers and
+                              addresses are MPI_Count values, reported as large counts */
     int64_t      *ints;
     MPI_Aint     *aints;
     MPI_Datatype *types;
@@ -358,6 +360,8 @@ typedef struct om_envelope {
 om_envelope_t *om_envelope_new(int ni, int na, int nd);
 void om_envelope_hold(om_envelope_t *e);   /* take the references, once filled */
 void om_envelope_free(om_envelope_t *e);
+/* A _c constructor's result (rc its return): its arguments are large counts. */
+int om_type_made_large(int rc, MPI_Datatype *newtype);
 /* A type made from others decodes as combiner with the arguments of e
  * (filled): e's references are taken, the type's former envelope goes. */
 void om_type_reenvelope(struct MPI_ABI_Datatype *t, om_envelope_t *e, int combiner);

@@ -592,12 +592,6 @@ int PMPI_File_write_shared_c(MPI_File fh, const void* buf, MPI_Count count, MPI_
 }
 OM_ALIAS(File_write_shared_c)
 
-int PMPI_Get_hw_resource_info(MPI_Info* hw_info)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Get_hw_resource_info");
-}
-OM_ALIAS(Get_hw_resource_info)
-
 int PMPI_Lookup_name(const char* service_name, MPI_Info info, char* port_name)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Lookup_name");

@@ -23,6 +23,17 @@ static void environment(void)
     char name[MPI_MAX_PROCESSOR_NAME];
     OK(MPI_Get_processor_name(name, &len));
     CHECK(len > 0 && (int)strlen(name) == len);
+    /* MPI-4.1's platform description: the node level, and how many share it */
+    MPI_Info hw;
+    OK(MPI_Get_hw_resource_info(&hw));
+    char hv[32];
+    int hlen = (int)sizeof(hv), hflag = 0;
+    OK(MPI_Info_get_string(hw, "mpi_hw_resource_type", &hlen, hv, &hflag));
+    CHECK(hflag && strcmp(hv, "mpi_shared_memory") == 0);
+    hlen = (int)sizeof(hv);
+    OK(MPI_Info_get_string(hw, "ordo_node_processes", &hlen, hv, &hflag));
+    CHECK(hflag && atoi(hv) >= 1 && atoi(hv) <= np);
+    MPI_Info_free(&hw);
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     OK(MPI_Get_library_version(lib, &len));
     CHECK(len > 0);

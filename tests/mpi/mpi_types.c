@@ -109,6 +109,26 @@ static void constructors(void)
     CHECK(comb == MPI_COMBINER_HINDEXED && ni == 3 && na == 2 && nd == 1);
     OK(MPI_Type_get_envelope(resized, &ni, &na, &nd, &comb));
     CHECK(comb == MPI_COMBINER_RESIZED && ni == 0 && na == 2 && nd == 1);
+    /* a large-count constructor's arguments come back as large counts
+     * (MPI 4.0), past what an int holds; the plain call refuses those */
+    MPI_Datatype big;
+    MPI_Count big_n = (MPI_Count)1 << 31, cni, cna, cnc, cnd, cv[3];
+    OK(MPI_Type_contiguous_c(big_n + 5, MPI_BYTE, &big));
+    OK(MPI_Type_get_envelope_c(big, &cni, &cna, &cnc, &cnd, &comb));
+    CHECK(comb == MPI_COMBINER_CONTIGUOUS && cni == 0 && cna == 0 && cnc == 1 && cnd == 1);
+    MPI_Datatype big_of;
+    OK(MPI_Type_get_contents_c(big, 0, 0, 1, 1, NULL, NULL, cv, &big_of));
+    CHECK(cv[0] == big_n + 5 && big_of == MPI_BYTE);
+    int bi[1];
+    CHECK(class_of(MPI_Type_get_contents(big, 1, 0, 1, bi, NULL, &big_of)) == MPI_ERR_TYPE);
+    OK(MPI_Type_free(&big));
+    MPI_Datatype hv;
+    OK(MPI_Type_create_hvector_c(2, 3, 40, MPI_INT, &hv));
+    OK(MPI_Type_get_envelope_c(hv, &cni, &cna, &cnc, &cnd, &comb));
+    CHECK(comb == MPI_COMBINER_HVECTOR && cni == 0 && cna == 0 && cnc == 3 && cnd == 1);
+    OK(MPI_Type_get_contents_c(hv, 0, 0, 3, 1, NULL, NULL, cv, &big_of));
+    CHECK(cv[0] == 2 && cv[1] == 3 && cv[2] == 40);
+    OK(MPI_Type_free(&hv));
     /* a derived type given back is a reference of the caller's own */
     MPI_Datatype inner, outer, got_inner;
     OK(MPI_Type_contiguous(2, MPI_INT, &inner));
