@@ -196,8 +196,11 @@ struct MPI_ABI_Request {   /* om_req_new sets every field but done_status: add n
     void            *fctx;
     struct om_pcoll *pcoll;      /* a persistent collective's call (persist_move.c) */
     struct om_greq  *greq;       /* a generalized request's functions (grequest.c) */
+    struct om_part  *part;       /* a partitioned one's partitions (partitioned.c) */
     /* a request of the library's own making: complete once poll says so
-     * (poll_arg, poll_seq its arguments; p2p.c's buffer flushes) */
+     * (poll_arg, poll_seq its arguments; p2p.c's buffer flushes): 1 done
+     * (an empty status), 2 done with done_status filled, 0 not yet, < 0
+     * failed (minus the class) */
     int            (*poll)(struct MPI_ABI_Request *r, int wait);
     void            *poll_arg;
     uint64_t         poll_seq;
@@ -474,6 +477,7 @@ static inline struct MPI_ABI_Request *om_req_new(enum om_req_kind kind, MPI_Comm
     r->fctx = NULL;
     r->pcoll = NULL;
     r->greq = NULL;
+    r->part = NULL;
     r->poll = NULL;
     r->poll_arg = NULL;
     r->poll_seq = 0;
@@ -494,6 +498,10 @@ struct om_greq {
     void                         *extra;
     _Atomic int                   state;
 };
+/* Partitioned requests (partitioned.c): starting one, and its end. */
+int om_part_start(struct MPI_ABI_Request *r);
+void om_part_free(struct MPI_ABI_Request *r);
+
 /* Its free function, then the record; what the function returned (the
  * request's completion reports it; om_req_free calls it otherwise). */
 int om_greq_release(struct MPI_ABI_Request *r);
@@ -516,6 +524,8 @@ static inline void om_req_free(struct MPI_ABI_Request *r)
         om_pcoll_free(r->pcoll);
     if (r->greq)
         om_greq_release(r);
+    if (r->part)
+        om_part_free(r);
     r->magic = OM_MAGIC_DEAD;
     int locked = om_free_reqs_take();
     r->next_free = om_free_reqs;

@@ -84,10 +84,11 @@ static int advance(struct MPI_ABI_Request *r, int wait)
     if (r->greq)
         return om_greq_advance(r, wait);
     if (r->poll) {
-        int p = r->poll(r, wait);   /* 1 done, 0 not yet, < 0 failed: minus the class */
+        int p = r->poll(r, wait);   /* mpi_internal.h says what it returns */
         if (!p)
             return 0;
-        om_status_empty(&r->done_status);
+        if (p != 2)
+            om_status_empty(&r->done_status);
         if (p < 0)
             r->done_status.MPI_ERROR = -p;
         r->completed = 1;
@@ -672,6 +673,8 @@ static int start_one(struct MPI_ABI_Request *r)
     if (!c)
         return MPI_ERR_COMM;
     struct MPI_ABI_Request *op = NULL;
+    if (r->part)
+        return om_part_start(r);
     if (r->pcoll) {
         /* a collective: what the immediate form started moves in */
         int rc = om_pcoll_run(r->pcoll, &op);
@@ -680,11 +683,15 @@ static int start_one(struct MPI_ABI_Request *r)
         r->or_ = op->or_;
         r->finish = op->finish;
         r->fctx = op->fctx;
+        r->poll = op->poll;   /* an intercommunicator's round (coll_inter.c) */
+        r->poll_arg = op->poll_arg;
         r->completed = op->completed;
         r->done_status = op->done_status;
         op->or_ = NULL;
         op->finish = NULL;
         op->fctx = NULL;
+        op->poll = NULL;
+        op->poll_arg = NULL;
         om_req_free(op);
         r->active = 1;
         return MPI_SUCCESS;

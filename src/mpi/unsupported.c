@@ -604,66 +604,6 @@ int PMPI_Open_port(MPI_Info info, char* port_name)
 }
 OM_ALIAS(Open_port)
 
-int PMPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf, MPI_Aint outsize, MPI_Aint* position)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Pack_external");
-}
-OM_ALIAS(Pack_external)
-
-int PMPI_Pack_external_c(const char datarep[], const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf, MPI_Count outsize, MPI_Count* position)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Pack_external_c");
-}
-OM_ALIAS(Pack_external_c)
-
-int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint* size)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Pack_external_size");
-}
-OM_ALIAS(Pack_external_size)
-
-int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype datatype, MPI_Count* size)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Pack_external_size_c");
-}
-OM_ALIAS(Pack_external_size_c)
-
-int PMPI_Parrived(MPI_Request request, int partition, int* flag)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Parrived");
-}
-OM_ALIAS(Parrived)
-
-int PMPI_Pready(int partition, MPI_Request request)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Pready");
-}
-OM_ALIAS(Pready)
-
-int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Pready_list");
-}
-OM_ALIAS(Pready_list)
-
-int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Pready_range");
-}
-OM_ALIAS(Pready_range)
-
-int PMPI_Precv_init(void* buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Precv_init");
-}
-OM_ALIAS(Precv_init)
-
-int PMPI_Psend_init(const void* buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_COMM, (void *)comm, "MPI_Psend_init");
-}
-OM_ALIAS(Psend_init)
-
 int PMPI_Publish_name(const char* service_name, MPI_Info info, const char* port_name)
 {
     return om_unsupported(OM_ON_NONE, NULL, "MPI_Publish_name");
@@ -1023,18 +963,6 @@ int PMPI_T_source_get_timestamp(int source_index, MPI_Count* timestamp)
     return MPI_T_ERR_NOT_SUPPORTED;
 }
 OM_ALIAS(T_source_get_timestamp)
-
-int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position, void* outbuf, int outcount, MPI_Datatype datatype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Unpack_external");
-}
-OM_ALIAS(Unpack_external)
-
-int PMPI_Unpack_external_c(const char datarep[], const void* inbuf, MPI_Count insize, MPI_Count* position, void* outbuf, MPI_Count outcount, MPI_Datatype datatype)
-{
-    return om_unsupported(OM_ON_NONE, NULL, "MPI_Unpack_external_c");
-}
-OM_ALIAS(Unpack_external_c)
 
 int PMPI_Unpublish_name(const char* service_name, MPI_Info info, const char* port_name)
 {

@@ -150,6 +150,16 @@ static void all_to_all(void)
     int sum = -1;
     OK(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, inter));
     CHECK(sum == want);
+    /* a persistent form, started twice */
+    MPI_Request pr;
+    OK(MPI_Allreduce_init(&mine, &sum, 1, MPI_INT, MPI_SUM, inter, MPI_INFO_NULL, &pr));
+    for (int k = 0; k < 2; k++) {
+        sum = -1;
+        OK(MPI_Start(&pr));
+        OK(MPI_Wait(&pr, MPI_STATUS_IGNORE));
+        CHECK(sum == want);
+    }
+    OK(MPI_Request_free(&pr));
     /* immediate forms, two in flight at once */
     int sum2 = -1, *from2 = calloc(nr(), sizeof(int));
     MPI_Request q[3];

@@ -382,6 +382,56 @@ static void generalized(void)
     CHECK(class_of(MPI_Grequest_complete(MPI_REQUEST_NULL)) == MPI_ERR_REQUEST);
 }
 
+/* MPI-4 partitioned messages: 4 partitions of 8 ints, started twice, made
+ * ready in pieces (a range, a list); the receiver watches a partition
+ * arrive.  With oneself (peer == me) both sides are this process. */
+static void partitioned(void)
+{
+    enum { P = 4, N = 8 };
+    int out[P * N] = {0}, in[P * N] = {0};
+    MPI_Request s = MPI_REQUEST_NULL, r = MPI_REQUEST_NULL;
+    int sends = me <= peer, recvs = me >= peer;   /* the lower rank sends */
+    if (sends)
+        OK(MPI_Psend_init(out, P, N, MPI_INT, peer, 31, MPI_COMM_WORLD, MPI_INFO_NULL, &s));
+    if (recvs)
+        OK(MPI_Precv_init(in, P, N, MPI_INT, peer, 31, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < P * N; i++)
+            out[i] = round * 1000 + i, in[i] = -1;
+        if (recvs)
+            OK(MPI_Start(&r));
+        if (sends) {
+            OK(MPI_Start(&s));
+            OK(MPI_Pready_range(0, 1, s));
+            int flag = 1;
+            if (recvs) {   /* with oneself: nothing goes before the last partition */
+                OK(MPI_Parrived(r, 0, &flag));
+                CHECK(flag == 0);
+            }
+            int rest[2] = {3, 2};
+            OK(MPI_Pready_list(2, rest, s));
+            CHECK(class_of(MPI_Pready(1, s)) == MPI_ERR_ARG);   /* twice */
+            CHECK(class_of(MPI_Pready(P, s)) == MPI_ERR_ARG);   /* no such partition */
+        }
+        if (recvs) {
+            int flag = 0;
+            while (!flag)
+                OK(MPI_Parrived(r, P - 1, &flag));
+            MPI_Status st;
+            OK(MPI_Wait(&r, &st));
+            for (int i = 0; i < P * N; i++)
+                CHECK(in[i] == round * 1000 + i);
+            CHECK(class_of(MPI_Pready(0, r)) == MPI_ERR_REQUEST);   /* a receive */
+        }
+        if (sends)
+            OK(MPI_Wait(&s, MPI_STATUS_IGNORE));
+    }
+    if (sends)
+        OK(MPI_Request_free(&s));
+    if (recvs)
+        OK(MPI_Request_free(&r));
+}
+
 int main(int argc, char **argv)
 {
     mpi_test_init(&argc, &argv);
@@ -399,12 +449,14 @@ int main(int argc, char **argv)
         probes();
         truncation();
         derived();
+        partitioned();
     } else {
         peer = me;   /* alone: what works with oneself */
         immediate();
         persistent();
         probes();
         derived();
+        partitioned();
     }
     MPI_Comm_free(&pairs);
     edges();

@@ -353,6 +353,67 @@ static void darrays(void)
                                           MPI_ORDER_C, MPI_INT, &t)) == MPI_ERR_ARG);
 }
 
+/* external32: big-endian, MPI_LONG in 4 bytes, a struct's members in
+ * type map order; what cannot convert is refused. */
+static void external32(void)
+{
+    unsigned char out[64];
+    MPI_Aint pos = 0, size = 0;
+    int v = 0x01020304;
+    OK(MPI_Pack_external("external32", &v, 1, MPI_INT, out, sizeof(out), &pos));
+    CHECK(pos == 4 && out[0] == 1 && out[1] == 2 && out[2] == 3 && out[3] == 4);
+    struct rec {
+        double d;
+        long l;
+        short s;
+    } r = {1.5, -2, 7};
+    int bl[3] = {1, 1, 1};
+    MPI_Aint dis[3] = {offsetof(struct rec, d), offsetof(struct rec, l), offsetof(struct rec, s)};
+    MPI_Datatype tys[3] = {MPI_DOUBLE, MPI_LONG, MPI_SHORT}, st, two;
+    OK(MPI_Type_create_struct(3, bl, dis, tys, &st));
+    OK(MPI_Type_contiguous(2, st, &two));
+    OK(MPI_Type_commit(&two));
+    OK(MPI_Pack_external_size("external32", 1, two, &size));
+    CHECK(size == 2 * (8 + 4 + 2));
+    struct rec pair[2] = {r, {-3.25, 100000, -1}}, got[2] = {{0, 0, 0}, {0, 0, 0}};
+    pos = 0;
+    OK(MPI_Pack_external("external32", pair, 1, two, out, sizeof(out), &pos));
+    CHECK(pos == size);
+    /* 1.5 is 0x3FF8000000000000; -2 as 4 bytes; then the short 7 */
+    CHECK(out[0] == 0x3f && out[1] == 0xf8 && out[7] == 0);
+    CHECK(out[8] == 0xff && out[11] == 0xfe && out[12] == 0 && out[13] == 7);
+    pos = 0;
+    OK(MPI_Unpack_external("external32", out, size, &pos, got, 1, two));
+    CHECK(pos == size && got[0].d == 1.5 && got[0].l == -2 && got[0].s == 7);
+    CHECK(got[1].d == -3.25 && got[1].l == 100000 && got[1].s == -1);
+    OK(MPI_Type_free(&two));
+    OK(MPI_Type_free(&st));
+    /* a long past 32 bits, a long double: no conversion */
+    long big = (long)1 << 40;
+    pos = 0;
+    CHECK(class_of(MPI_Pack_external("external32", &big, 1, MPI_LONG, out, sizeof(out),
+                                     &pos)) == MPI_ERR_CONVERSION);
+    long double ld = 1;
+    pos = 0;
+    CHECK(class_of(MPI_Pack_external("external32", &ld, 1, MPI_LONG_DOUBLE, out, sizeof(out),
+                                     &pos)) == MPI_ERR_CONVERSION);
+    /* room, and the representation's name */
+    pos = 60;
+    CHECK(class_of(MPI_Pack_external("external32", &v, 2, MPI_INT, out, 64, &pos)) ==
+          MPI_ERR_TRUNCATE);
+    CHECK(class_of(MPI_Pack_external_size("native", 1, MPI_INT, &size)) == MPI_ERR_ARG);
+    /* a pair type: the value and the int, each big-endian */
+    struct {
+        double d;
+        int i;
+    } di = {2.0, 9};
+    OK(MPI_Pack_external_size("external32", 1, MPI_DOUBLE_INT, &size));
+    CHECK(size == 12);
+    pos = 0;
+    OK(MPI_Pack_external("external32", &di, 1, MPI_DOUBLE_INT, out, sizeof(out), &pos));
+    CHECK(out[0] == 0x40 && out[11] == 9);
+}
+
 int main(int argc, char **argv)
 {
     mpi_test_init(&argc, &argv);
@@ -360,5 +421,6 @@ int main(int argc, char **argv)
     constructors();
     found();
     darrays();
+    external32();
     return mpi_test_report("mpi_types");
 }
