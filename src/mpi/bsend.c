@@ -1,6 +1,6 @@
 /* MPI on ordo: buffered sends (MPI_Bsend and friends) and the buffers they
  * go through: the process's (MPI_Buffer_attach) and, from MPI-4.1, a
- * communicator's own, with their flushes. */
+ * communicator's or a session's own, with their flushes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,8 +10,8 @@
  * the attached buffer's size (with MPI_BSEND_OVERHEAD per message) and
  * sent from memory of ours; finished copies are reclaimed as sends go.
  * A buffer is the process's (MPI_Buffer_attach) or, from MPI-4.1, a
- * communicator's own, which its sends use first; MPI_BUFFER_AUTOMATIC
- * attached means no limit. */
+ * communicator's own, which its sends use first, or its session's, which
+ * they use next; MPI_BUFFER_AUTOMATIC attached means no limit. */
 typedef struct bsend {
     struct MPI_ABI_Request *req;
     size_t                  charge;
@@ -44,10 +44,14 @@ static void bsend_reclaim(struct om_bpool *p, int wait)
     }
 }
 
-/* The pool a buffered send on c uses: c's own if it has one attached. */
+/* The pool a buffered send on c uses: c's own if it has one attached,
+ * else its session's, else the process's. */
 static struct om_bpool *pool_of(struct MPI_ABI_Comm *c)
 {
-    return c && c->bpool && c->bpool->attached ? c->bpool : &proc_pool;
+    if (c && c->bpool && c->bpool->attached)
+        return c->bpool;
+    struct om_bpool **s = c && c->session ? om_session_bpool(c->session) : NULL;
+    return s && *s && (*s)->attached ? *s : &proc_pool;
 }
 
 static int pool_attach(struct om_bpool *p, void *buffer, MPI_Count size, MPI_Comm comm,
@@ -114,13 +118,18 @@ static int pool_iflush(struct om_bpool *p, MPI_Request *request, MPI_Comm comm,
     return MPI_SUCCESS;
 }
 
+void om_bpool_release(struct om_bpool **slot)
+{
+    if (!*slot)
+        return;
+    bsend_reclaim(*slot, 1);   /* its messages go before it does */
+    free(*slot);
+    *slot = NULL;
+}
+
 void om_comm_bpool_release(struct MPI_ABI_Comm *c)
 {
-    if (!c->bpool)
-        return;
-    bsend_reclaim(c->bpool, 1);   /* its messages go before it does */
-    free(c->bpool);
-    c->bpool = NULL;
+    om_bpool_release(&c->bpool);
 }
 
 int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
@@ -250,3 +259,74 @@ int om_bsend_keep(struct MPI_ABI_Comm *c, MPI_Comm comm, struct MPI_ABI_Request 
     *r_p = done;
     return MPI_SUCCESS;
 }
+
+/* ------------------------------------------------- a session's buffer */
+
+#define SESSION_SLOT(slot, session, func)                                         \
+    if (!om_ready(func))                                                          \
+        return MPI_ERR_OTHER;                                                     \
+    struct om_bpool **slot = om_session_bpool(session);                           \
+    if (!slot)                                                                    \
+        return om_raise(OM_ON_SESSION, (void *)(session), MPI_ERR_SESSION, func,   \
+                        "not a session");
+
+/* A session's errors go to its handler; the pool helpers raise on a
+ * communicator, so they are told MPI_COMM_SELF and the session checked
+ * here first. */
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
+{
+    SESSION_SLOT(slot, session, "MPI_Session_attach_buffer");
+    if (!*slot && !(*slot = calloc(1, sizeof(**slot))))
+        return om_raise(OM_ON_SESSION, (void *)session, MPI_ERR_NO_MEM,
+                        "MPI_Session_attach_buffer", "no memory");
+    if ((*slot)->attached)
+        return om_raise(OM_ON_SESSION, (void *)session, MPI_ERR_BUFFER,
+                        "MPI_Session_attach_buffer", "a buffer is already attached");
+    return pool_attach(*slot, buffer, size, MPI_COMM_SELF, "MPI_Session_attach_buffer");
+}
+OM_ALIAS(Session_attach_buffer_c)
+
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+{
+    return PMPI_Session_attach_buffer_c(session, buffer, size);
+}
+OM_ALIAS(Session_attach_buffer)
+
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
+{
+    SESSION_SLOT(slot, session, "MPI_Session_detach_buffer");
+    if (!*slot || !(*slot)->attached)
+        return om_raise(OM_ON_SESSION, (void *)session, MPI_ERR_BUFFER,
+                        "MPI_Session_detach_buffer", "no buffer is attached");
+    return pool_detach(*slot, buffer_addr, size, MPI_COMM_SELF, "MPI_Session_detach_buffer");
+}
+OM_ALIAS(Session_detach_buffer_c)
+
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+{
+    MPI_Count n = 0;
+    int rc = PMPI_Session_detach_buffer_c(session, buffer_addr, &n);
+    if (rc == MPI_SUCCESS && size)
+        *size = (int)n;
+    return rc;
+}
+OM_ALIAS(Session_detach_buffer)
+
+int PMPI_Session_flush_buffer(MPI_Session session)
+{
+    SESSION_SLOT(slot, session, "MPI_Session_flush_buffer");
+    if (*slot)
+        bsend_reclaim(*slot, 1);
+    return MPI_SUCCESS;
+}
+OM_ALIAS(Session_flush_buffer)
+
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
+{
+    SESSION_SLOT(slot, session, "MPI_Session_iflush_buffer");
+    if (!*slot && !(*slot = calloc(1, sizeof(**slot))))
+        return om_raise(OM_ON_SESSION, (void *)session, MPI_ERR_NO_MEM,
+                        "MPI_Session_iflush_buffer", "no memory");
+    return pool_iflush(*slot, request, MPI_COMM_SELF, "MPI_Session_iflush_buffer");
+}
+OM_ALIAS(Session_iflush_buffer)

@@ -87,6 +87,8 @@ int om_comms_init(void)
 
 static void comm_release(struct MPI_ABI_Comm *c)
 {
+    om_session_release(c->session);
+    c->session = NULL;
     if (c->remote)
         om_group_release(c->remote);
     c->remote = NULL;
@@ -180,6 +182,7 @@ static int comm_derive(struct MPI_ABI_Comm *c, int color, int key, int overtakin
         return om_comm_error(parent, rc, func, "no memory for the communicator");
     }
     nc->overtaking = overtaking;
+    nc->session = om_session_retain(c->session);
     /* a new communicator inherits its parent's error handler (MPI 4.1
      * section 9.3) */
     om_errh_retain(c->errh);
@@ -414,6 +417,7 @@ int om_comm_from_group(struct MPI_ABI_Group *g, int overtaking, MPI_Comm *newcom
         return rc;
     }
     nc->overtaking = overtaking;
+    nc->session = om_session_retain(g->session);   /* a session's group: its communicator */
     live_add(nc);
     *newcomm = nc;
     return MPI_SUCCESS;

@@ -4,7 +4,8 @@
 
 #include "mpi_internal.h"
 
-struct MPI_ABI_Group om_group_empty = {OM_MAGIC_GROUP, 1, 0, MPI_UNDEFINED, NULL};
+struct MPI_ABI_Group om_group_empty = {.magic = OM_MAGIC_GROUP, .refs = 1, .size = 0,
+                                       .rank = MPI_UNDEFINED};
 
 struct MPI_ABI_Group *om_group(MPI_Group group)
 {
@@ -44,6 +45,7 @@ void om_group_release(struct MPI_ABI_Group *g)
 {
     if (!g || g == &om_group_empty || --g->refs > 0)
         return;
+    om_session_release(g->session);
     g->magic = OM_MAGIC_DEAD;
     free(g->ranks);
     free(g);
@@ -109,10 +111,13 @@ int PMPI_Group_free(MPI_Group *group)
 }
 OM_ALIAS(Group_free)
 
-static int group_out(struct MPI_ABI_Group *g, MPI_Group *out, const char *func)
+/* g made from `from`: of the same session, if any. */
+static int group_out(struct MPI_ABI_Group *g, const struct MPI_ABI_Group *from, MPI_Group *out,
+                     const char *func)
 {
     if (!g)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, func, "no memory");
+    g->session = om_session_retain(from->session);
     if (g->size == 0) {
         om_group_release(g);
         *out = MPI_GROUP_EMPTY;
@@ -144,7 +149,7 @@ int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
     if (ng)
         for (int i = 0; i < n; i++)
             ng->ranks[i] = g->ranks[ranks[i]];
-    return group_out(ng, newgroup, "MPI_Group_incl");
+    return group_out(ng, g, newgroup, "MPI_Group_incl");
 }
 OM_ALIAS(Group_incl)
 
@@ -175,7 +180,7 @@ int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
                 ng->ranks[k++] = g->ranks[i];
     }
     free(drop);
-    return group_out(ng, newgroup, "MPI_Group_excl");
+    return group_out(ng, g, newgroup, "MPI_Group_excl");
 }
 OM_ALIAS(Group_excl)
 
@@ -278,7 +283,7 @@ static int group_setop(MPI_Group a_h, MPI_Group b_h, int which, MPI_Group *out,
                     ng->ranks[k++] = b->ranks[i];
         ng->size = k;
     }
-    return group_out(ng, out, func);
+    return group_out(ng, a, out, func);
 }
 
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)

@@ -67,6 +67,7 @@ static int inter_make(struct MPI_ABI_Group *local, struct MPI_ABI_Group *remote,
     nc->remote = remote;
     nc->coll_oc = coll;
     nc->overtaking = overtaking;
+    nc->session = om_session_retain(local->session);
     *out = nc;
     return MPI_SUCCESS;
 }
@@ -163,6 +164,8 @@ int om_inter_split(struct MPI_ABI_Comm *c, MPI_Comm comm, int color, int key,
         qsort(loc, (size_t)nl, sizeof(member_t), by_key);
         qsort(rem, (size_t)nr, sizeof(member_t), by_key);
         struct MPI_ABI_Group *gl = group_of(loc, nl), *gr = group_of(rem, nr);
+        if (gl)   /* derived from c: of its session, if any */
+            gl->session = om_session_retain(c->session);
         rc = gl && gr ? inter_make(gl, gr, c->overtaking, c->errh, newcomm, &st)
                       : MPI_ERR_NO_MEM;
         if (gl)
@@ -338,6 +341,7 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
         return om_comm_failed(intercomm, st, func);
     if (rc != MPI_SUCCESS)
         return om_comm_error(intercomm, rc, func, "no memory");
+    (*newintracomm)->session = om_session_retain(c->session);
     return PMPI_Comm_set_errhandler(*newintracomm, c->errh);
 }
 OM_ALIAS(Intercomm_merge)

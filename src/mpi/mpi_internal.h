@@ -50,6 +50,7 @@ struct MPI_ABI_Group {
     int      size;
     int      rank;      /* this process's index, or MPI_UNDEFINED */
     int     *ranks;     /* index -> world rank */
+    struct MPI_ABI_Session *session;   /* from a session's process set (held), or NULL */
 };
 
 typedef struct om_attr {
@@ -77,6 +78,7 @@ struct MPI_ABI_Comm {
     struct om_cart *cart;       /* its Cartesian topology, NULL if none (topo.c) */
     struct om_graph *graph;     /* its (distributed) graph topology, NULL if none (graph.c) */
     struct om_bpool *bpool;     /* its own buffered-send buffer (MPI-4.1), NULL if none (bsend.c) */
+    struct MPI_ABI_Session *session;   /* the session it derives from (held), or NULL */
     char            name[MPI_MAX_OBJECT_NAME];
     struct MPI_ABI_Comm *prev, *next;   /* the live ones the program made */
 };
@@ -591,6 +593,15 @@ int om_runtime_down(const char *func);
 /* A session's error handler (MPI_ERRHANDLER_NULL for no session: its
  * errors are raised as those of no object, on MPI_COMM_SELF). */
 MPI_Errhandler om_session_errh(MPI_Session session);
+/* Sessions are counted references: the groups and communicators derived
+ * from one hold it (its memory outlives MPI_Session_finalize while they
+ * do; the program must free them first, as MPI says).  retain takes NULL. */
+struct MPI_ABI_Session *om_session_retain(struct MPI_ABI_Session *s);
+void om_session_release(struct MPI_ABI_Session *s);
+/* A live session's buffered-send buffer slot (bsend.c fills it), NULL for
+ * no live session; and a buffer's end (its messages sent first). */
+struct om_bpool **om_session_bpool(MPI_Session session);
+void om_bpool_release(struct om_bpool **slot);
 
 /* Communicators made and ended with the library */
 int om_comms_init(void);

@@ -5,8 +5,8 @@
  * MPI_Session_finalize ends it, and ordo cannot start again in the same
  * process.  Two process sets are named: "mpi://WORLD" (every process of
  * the job) and "mpi://SELF" (this one); a group from one gives
- * communicators through MPI_Comm_create_from_group.  A session's own
- * buffered-send buffer (MPI_Session_attach_buffer) is not implemented. */
+ * communicators through MPI_Comm_create_from_group, which derive from the
+ * session (its buffered-send buffer serves them, bsend.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +17,11 @@
 #define OM_MAGIC_SESSION 0x4f4d5345u
 
 struct MPI_ABI_Session {
-    uint32_t       magic;
-    MPI_Errhandler errh;
-    MPI_Info       info;   /* as given (MPI_INFO_NULL: none) */
+    uint32_t         magic;
+    int              refs;    /* its handle until finalized, and what derives from it */
+    MPI_Errhandler   errh;
+    MPI_Info         info;    /* as given (MPI_INFO_NULL: none) */
+    struct om_bpool *bpool;   /* its buffered-send buffer (bsend.c), NULL if none */
 };
 
 static struct MPI_ABI_Session *session_of(MPI_Session s)
@@ -27,6 +29,25 @@ static struct MPI_ABI_Session *session_of(MPI_Session s)
     if ((uintptr_t)s < 0x1000 || s->magic != OM_MAGIC_SESSION)
         return NULL;
     return s;
+}
+
+struct MPI_ABI_Session *om_session_retain(struct MPI_ABI_Session *s)
+{
+    if (s)
+        s->refs++;
+    return s;
+}
+
+void om_session_release(struct MPI_ABI_Session *s)
+{
+    if (s && --s->refs == 0)
+        free(s);
+}
+
+struct om_bpool **om_session_bpool(MPI_Session session)
+{
+    struct MPI_ABI_Session *s = session_of(session);
+    return s ? &s->bpool : NULL;
 }
 
 MPI_Errhandler om_session_errh(MPI_Session session)
@@ -109,6 +130,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
         return rc;
     }
     s->magic = OM_MAGIC_SESSION;
+    s->refs = 1;
     om_errh_retain(errhandler);
     s->errh = errhandler;
     *session = s;
@@ -122,10 +144,11 @@ int PMPI_Session_finalize(MPI_Session *session)
     if (!session)
         return om_session_error(MPI_SESSION_NULL, MPI_ERR_ARG, func, "session is NULL");
     SESSION_ARG(s, *session, func);
+    om_bpool_release(&s->bpool);   /* its buffered messages go first */
     om_errh_release(s->errh);
     om_info_release(s->info);
     s->magic = OM_MAGIC_DEAD;
-    free(s);
+    om_session_release(s);
     *session = MPI_SESSION_NULL;
     return om_runtime_down(func);   /* the last user ends ordo */
 }
@@ -221,6 +244,7 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
     for (int k = 0; k < n; k++)
         g->ranks[k] = i == 0 ? k : om_g.world_rank;
     om_group_find_me(g);
+    g->session = om_session_retain(s);
     *newgroup = g;
     return MPI_SUCCESS;
 }

@@ -622,42 +622,6 @@ int PMPI_Register_datarep_c(const char* datarep, MPI_Datarep_conversion_function
 }
 OM_ALIAS(Register_datarep_c)
 
-int PMPI_Session_attach_buffer(MPI_Session session, void* buffer, int size)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_attach_buffer");
-}
-OM_ALIAS(Session_attach_buffer)
-
-int PMPI_Session_attach_buffer_c(MPI_Session session, void* buffer, MPI_Count size)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_attach_buffer_c");
-}
-OM_ALIAS(Session_attach_buffer_c)
-
-int PMPI_Session_detach_buffer(MPI_Session session, void* buffer_addr, int* size)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_detach_buffer");
-}
-OM_ALIAS(Session_detach_buffer)
-
-int PMPI_Session_detach_buffer_c(MPI_Session session, void* buffer_addr, MPI_Count* size)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_detach_buffer_c");
-}
-OM_ALIAS(Session_detach_buffer_c)
-
-int PMPI_Session_flush_buffer(MPI_Session session)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_flush_buffer");
-}
-OM_ALIAS(Session_flush_buffer)
-
-int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request* request)
-{
-    return om_unsupported(OM_ON_SESSION, (void *)session, "MPI_Session_iflush_buffer");
-}
-OM_ALIAS(Session_iflush_buffer)
-
 int PMPI_T_category_changed(int* update_number)
 {
     return MPI_T_ERR_NOT_SUPPORTED;

@@ -74,6 +74,21 @@ int main(void)
     OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, world));
     CHECK(sum == np);
 
+    /* the session's buffer serves buffered sends on its communicators (the
+     * process has none attached) */
+    static char sbuf[1024];
+    OK(MPI_Session_attach_buffer(s, sbuf, (int)sizeof(sbuf)));
+    int token = me, got_token = -1;
+    OK(MPI_Bsend(&token, 1, MPI_INT, (me + 1) % np, 4, world));
+    OK(MPI_Recv(&got_token, 1, MPI_INT, (me + np - 1) % np, 4, world, MPI_STATUS_IGNORE));
+    CHECK(got_token == (me + np - 1) % np);
+    OK(MPI_Session_flush_buffer(s));
+    void *was = NULL;
+    int was_size = 0;
+    OK(MPI_Session_detach_buffer(s, &was, &was_size));
+    CHECK(was == sbuf && was_size == (int)sizeof(sbuf));
+    CHECK(class_of(MPI_Bsend(&token, 1, MPI_INT, me, 4, world)) == MPI_ERR_BUFFER);
+
     /* the session's info says the thread level it has */
     MPI_Info used;
     OK(MPI_Session_get_info(s, &used));
