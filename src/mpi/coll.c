@@ -196,6 +196,7 @@ static int reduction(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     om_pack(t, src, total, j->stmp);
     j->rmode = (everyone || me == root) ? mode : R_NONE;
     j->op = op;
+    om_op_retain(op);
     j->rt = t;
     om_type_retain(t);
     j->rcount = total;

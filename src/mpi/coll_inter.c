@@ -435,6 +435,7 @@ int om_inter_reduce(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *sendbuf,
             j->tmp = tmp;
             j->rmode = mode == R_SEGMENT && counts ? R_SEGMENT : R_ALL;
             j->op = op;
+            om_op_retain(op);
             j->rt = t;
             om_type_retain(t);
             j->rcount = each;

@@ -26,6 +26,8 @@ void om_job_free(job_t *j)
     }
     if (j->rt)
         om_type_release(j->rt);
+    if (j->op)
+        om_op_release(j->op);
     free(j);
 }
 

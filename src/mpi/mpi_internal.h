@@ -163,6 +163,8 @@ struct MPI_ABI_Op {
     MPI_User_function *fn;
     MPI_User_function_c *fn_c;
     int                commute;
+    int                refs;    /* reductions in flight using it */
+    int                freed;   /* MPI_Op_free called: gone for the program, kept for them */
 };
 
 /* Request.  Receives of non-contiguous data land in `pack` and are
@@ -409,6 +411,10 @@ int om_op_check(MPI_Op op, struct MPI_ABI_Datatype *t);
  * layout for user operations and MPI_REPLACE (om_op_is_user), packed
  * (om_pack) for the other predefined ones. */
 int om_op_is_user(MPI_Op op);
+/* A reduction in flight holds a user operation (MPI_Op_free may come
+ * before it completes: the operation then lives until it does). */
+void om_op_retain(MPI_Op op);
+void om_op_release(MPI_Op op);
 void om_op_apply(MPI_Op op, struct MPI_ABI_Datatype *t, const void *in, void *inout,
                  MPI_Count count);
 /* The ordo collective a (type, op) pair maps onto: 1 when it does. */

@@ -78,8 +78,9 @@ static struct MPI_ABI_Op *user_op(MPI_Op op)
 
 int om_op_check(MPI_Op op, struct MPI_ABI_Datatype *t)
 {
-    if (user_op(op))
-        return MPI_SUCCESS;
+    struct MPI_ABI_Op *u = user_op(op);
+    if (u)
+        return u->freed ? MPI_ERR_OP : MPI_SUCCESS;
     enum kind k = kind_of(t->basic);
     if (t->basic == MPI_DATATYPE_NULL || k == K_NONE)
         return op == MPI_REPLACE || op == MPI_NO_OP ? MPI_SUCCESS : MPI_ERR_TYPE;
@@ -205,6 +206,22 @@ int om_op_is_user(MPI_Op op)
     return user_op(op) != NULL;
 }
 
+void om_op_retain(MPI_Op op)
+{
+    struct MPI_ABI_Op *u = user_op(op);
+    if (u)
+        u->refs++;
+}
+
+void om_op_release(MPI_Op op)
+{
+    struct MPI_ABI_Op *u = user_op(op);
+    if (u && --u->refs == 0 && u->freed) {
+        u->magic = OM_MAGIC_DEAD;
+        free(u);
+    }
+}
+
 void om_op_apply(MPI_Op op, struct MPI_ABI_Datatype *t, const void *in, void *inout,
                  MPI_Count count)
 {
@@ -303,11 +320,14 @@ OM_ALIAS(Op_create_c)
 int PMPI_Op_free(MPI_Op *op)
 {
     struct MPI_ABI_Op *o = op ? user_op(*op) : NULL;
-    if (!o)
+    if (!o || o->freed)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_OP, "MPI_Op_free",
                              "not an operation the program made");
-    o->magic = OM_MAGIC_DEAD;
-    free(o);
+    o->freed = 1;
+    if (o->refs == 0) {   /* else the last reduction using it frees it */
+        o->magic = OM_MAGIC_DEAD;
+        free(o);
+    }
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }

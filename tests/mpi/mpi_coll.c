@@ -138,9 +138,15 @@ static void reductions(void)
     got = -7;
     COLL(Exscan, Iexscan, &x, &got, 1, MPI_INT, first, MPI_COMM_WORLD);
     CHECK(me == 0 ? got == -7 : got == 1000);
+    /* freed while a reduction using it is in flight: that one completes */
+    MPI_Request q;
+    got = 0;
+    OK(MPI_Iallreduce(&x, &got, 1, MPI_INT, first, MPI_COMM_WORLD, &q));
     OK(MPI_Op_free(&first));
-    OK(MPI_Op_free(&last));
     CHECK(first == MPI_OP_NULL);
+    OK(MPI_Wait(&q, MPI_STATUS_IGNORE));
+    CHECK(got == 1000);
+    OK(MPI_Op_free(&last));
     /* prefix sums */
     int one = me + 1, pre = 0;
     COLL(Scan, Iscan, &one, &pre, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
