@@ -184,7 +184,6 @@ int om_coll_bytes(MPI_Comm comm, const void *buf, MPI_Count count, MPI_Datatype 
     return MPI_SUCCESS;
 }
 
-
 MPI_Count *om_counts_of(const void *in, int n, int large)
 {
     if (!in)
