@@ -54,15 +54,17 @@ static struct om_bpool *pool_of(struct MPI_ABI_Comm *c)
     return s && *s && (*s)->attached ? *s : &proc_pool;
 }
 
-static int pool_attach(struct om_bpool *p, void *buffer, MPI_Count size, MPI_Comm comm,
-                       const char *func)
+/* The pool calls raise their errors on the object whose buffer it is (on,
+ * obj): a communicator, a session, or MPI_COMM_SELF for the process's. */
+static int pool_attach(struct om_bpool *p, void *buffer, MPI_Count size, om_on_t on,
+                       void *obj, const char *func)
 {
     if (p->attached)
-        return om_comm_error(comm, MPI_ERR_BUFFER, func, "a buffer is already attached");
+        return om_raise(on, obj, MPI_ERR_BUFFER, func, "a buffer is already attached");
     int automatic = buffer == MPI_BUFFER_AUTOMATIC;
     if (!automatic && (size < 0 || (size > 0 && !buffer)))
-        return om_comm_error(comm, MPI_ERR_BUFFER, func, "size %lld at %p", (long long)size,
-                             buffer);
+        return om_raise(on, obj, MPI_ERR_BUFFER, func, "size %lld at %p", (long long)size,
+                        buffer);
     p->addr = buffer;
     p->size = automatic ? 0 : (size_t)size;
     p->automatic = automatic;
@@ -70,13 +72,14 @@ static int pool_attach(struct om_bpool *p, void *buffer, MPI_Count size, MPI_Com
     return MPI_SUCCESS;
 }
 
-static int pool_detach(struct om_bpool *p, void *buffer_addr, MPI_Count *size, MPI_Comm comm,
-                       const char *func)
+/* p NULL: the object never had a buffer of its own. */
+static int pool_detach(struct om_bpool *p, void *buffer_addr, MPI_Count *size, om_on_t on,
+                       void *obj, const char *func)
 {
     if (!buffer_addr || !size)
-        return om_comm_error(comm, MPI_ERR_ARG, func, "a NULL argument");
-    if (!p->attached && p != &proc_pool)
-        return om_comm_error(comm, MPI_ERR_BUFFER, func, "no buffer is attached");
+        return om_raise(on, obj, MPI_ERR_ARG, func, "a NULL argument");
+    if (!p || (!p->attached && p != &proc_pool))
+        return om_raise(on, obj, MPI_ERR_BUFFER, func, "no buffer is attached");
     bsend_reclaim(p, 1);   /* MPI: detach waits for the buffered messages */
     memcpy(buffer_addr, &p->addr, sizeof(void *));
     *size = (MPI_Count)p->size;
@@ -103,14 +106,15 @@ static int flush_poll(struct MPI_ABI_Request *r, int wait)
     }
 }
 
-static int pool_iflush(struct om_bpool *p, MPI_Request *request, MPI_Comm comm,
+static int pool_iflush(struct om_bpool *p, MPI_Request *request, om_on_t on, void *obj,
                        const char *func)
 {
     if (!request)
-        return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
-    struct MPI_ABI_Request *r = om_req_new(OM_REQ_DONE, comm);
+        return om_raise(on, obj, MPI_ERR_ARG, func, "request is NULL");
+    struct MPI_ABI_Request *r =
+        om_req_new(OM_REQ_DONE, on == OM_ON_COMM ? (MPI_Comm)obj : MPI_COMM_SELF);
     if (!r)
-        return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
+        return om_raise(on, obj, MPI_ERR_NO_MEM, func, "no memory for a request");
     r->poll = flush_poll;
     r->poll_arg = p;
     r->poll_seq = p->seq;
@@ -134,7 +138,8 @@ void om_comm_bpool_release(struct MPI_ABI_Comm *c)
 
 int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
 {
-    return pool_attach(&proc_pool, buffer, size, MPI_COMM_SELF, "MPI_Buffer_attach");
+    return pool_attach(&proc_pool, buffer, size, OM_ON_COMM, MPI_COMM_SELF,
+                       "MPI_Buffer_attach");
 }
 OM_ALIAS(Buffer_attach_c)
 
@@ -146,17 +151,24 @@ OM_ALIAS(Buffer_attach)
 
 int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
 {
-    return pool_detach(&proc_pool, buffer_addr, size, MPI_COMM_SELF, "MPI_Buffer_detach");
+    return pool_detach(&proc_pool, buffer_addr, size, OM_ON_COMM, MPI_COMM_SELF,
+                       "MPI_Buffer_detach");
 }
 OM_ALIAS(Buffer_detach_c)
+
+/* The int forms of the detach calls: the size the large form gave (read
+ * through n once that call returned). */
+static int int_size(int rc, const MPI_Count *n, int *size)
+{
+    if (rc == MPI_SUCCESS && size)
+        *size = (int)*n;
+    return rc;
+}
 
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     MPI_Count n = 0;
-    int rc = PMPI_Buffer_detach_c(buffer_addr, &n);
-    if (rc == MPI_SUCCESS && size)
-        *size = (int)n;
-    return rc;
+    return int_size(PMPI_Buffer_detach_c(buffer_addr, &n), &n, size);
 }
 OM_ALIAS(Buffer_detach)
 
@@ -169,7 +181,7 @@ OM_ALIAS(Buffer_flush)
 
 int PMPI_Buffer_iflush(MPI_Request *request)
 {
-    return pool_iflush(&proc_pool, request, MPI_COMM_SELF, "MPI_Buffer_iflush");
+    return pool_iflush(&proc_pool, request, OM_ON_COMM, MPI_COMM_SELF, "MPI_Buffer_iflush");
 }
 OM_ALIAS(Buffer_iflush)
 
@@ -178,7 +190,7 @@ int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
     OM_COMM_ARG(c, comm, "MPI_Comm_attach_buffer");
     if (!c->bpool && !(c->bpool = calloc(1, sizeof(*c->bpool))))
         return om_comm_error(comm, MPI_ERR_NO_MEM, "MPI_Comm_attach_buffer", "no memory");
-    return pool_attach(c->bpool, buffer, size, comm, "MPI_Comm_attach_buffer");
+    return pool_attach(c->bpool, buffer, size, OM_ON_COMM, comm, "MPI_Comm_attach_buffer");
 }
 OM_ALIAS(Comm_attach_buffer_c)
 
@@ -191,20 +203,15 @@ OM_ALIAS(Comm_attach_buffer)
 int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
 {
     OM_COMM_ARG(c, comm, "MPI_Comm_detach_buffer");
-    if (!c->bpool)
-        return om_comm_error(comm, MPI_ERR_BUFFER, "MPI_Comm_detach_buffer",
-                             "no buffer is attached");
-    return pool_detach(c->bpool, buffer_addr, size, comm, "MPI_Comm_detach_buffer");
+    return pool_detach(c->bpool, buffer_addr, size, OM_ON_COMM, comm,
+                       "MPI_Comm_detach_buffer");
 }
 OM_ALIAS(Comm_detach_buffer_c)
 
 int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
 {
     MPI_Count n = 0;
-    int rc = PMPI_Comm_detach_buffer_c(comm, buffer_addr, &n);
-    if (rc == MPI_SUCCESS && size)
-        *size = (int)n;
-    return rc;
+    return int_size(PMPI_Comm_detach_buffer_c(comm, buffer_addr, &n), &n, size);
 }
 OM_ALIAS(Comm_detach_buffer)
 
@@ -219,7 +226,7 @@ OM_ALIAS(Comm_flush_buffer)
 int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
 {
     OM_COMM_ARG(c, comm, "MPI_Comm_iflush_buffer");
-    return pool_iflush(pool_of(c), request, comm, "MPI_Comm_iflush_buffer");
+    return pool_iflush(pool_of(c), request, OM_ON_COMM, comm, "MPI_Comm_iflush_buffer");
 }
 OM_ALIAS(Comm_iflush_buffer)
 
@@ -270,19 +277,15 @@ int om_bsend_keep(struct MPI_ABI_Comm *c, MPI_Comm comm, struct MPI_ABI_Request 
         return om_raise(OM_ON_SESSION, (void *)(session), MPI_ERR_SESSION, func,   \
                         "not a session");
 
-/* A session's errors go to its handler; the pool helpers raise on a
- * communicator, so they are told MPI_COMM_SELF and the session checked
- * here first. */
+/* A session's errors go to its handler. */
 int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
 {
     SESSION_SLOT(slot, session, "MPI_Session_attach_buffer");
     if (!*slot && !(*slot = calloc(1, sizeof(**slot))))
         return om_raise(OM_ON_SESSION, (void *)session, MPI_ERR_NO_MEM,
                         "MPI_Session_attach_buffer", "no memory");
-    if ((*slot)->attached)
-        return om_raise(OM_ON_SESSION, (void *)session, MPI_ERR_BUFFER,
-                        "MPI_Session_attach_buffer", "a buffer is already attached");
-    return pool_attach(*slot, buffer, size, MPI_COMM_SELF, "MPI_Session_attach_buffer");
+    return pool_attach(*slot, buffer, size, OM_ON_SESSION, (void *)session,
+                       "MPI_Session_attach_buffer");
 }
 OM_ALIAS(Session_attach_buffer_c)
 
@@ -295,20 +298,15 @@ OM_ALIAS(Session_attach_buffer)
 int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
 {
     SESSION_SLOT(slot, session, "MPI_Session_detach_buffer");
-    if (!*slot || !(*slot)->attached)
-        return om_raise(OM_ON_SESSION, (void *)session, MPI_ERR_BUFFER,
-                        "MPI_Session_detach_buffer", "no buffer is attached");
-    return pool_detach(*slot, buffer_addr, size, MPI_COMM_SELF, "MPI_Session_detach_buffer");
+    return pool_detach(*slot, buffer_addr, size, OM_ON_SESSION, (void *)session,
+                       "MPI_Session_detach_buffer");
 }
 OM_ALIAS(Session_detach_buffer_c)
 
 int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
 {
     MPI_Count n = 0;
-    int rc = PMPI_Session_detach_buffer_c(session, buffer_addr, &n);
-    if (rc == MPI_SUCCESS && size)
-        *size = (int)n;
-    return rc;
+    return int_size(PMPI_Session_detach_buffer_c(session, buffer_addr, &n), &n, size);
 }
 OM_ALIAS(Session_detach_buffer)
 
@@ -327,6 +325,7 @@ int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
     if (!*slot && !(*slot = calloc(1, sizeof(**slot))))
         return om_raise(OM_ON_SESSION, (void *)session, MPI_ERR_NO_MEM,
                         "MPI_Session_iflush_buffer", "no memory");
-    return pool_iflush(*slot, request, MPI_COMM_SELF, "MPI_Session_iflush_buffer");
+    return pool_iflush(*slot, request, OM_ON_SESSION, (void *)session,
+                       "MPI_Session_iflush_buffer");
 }
 OM_ALIAS(Session_iflush_buffer)

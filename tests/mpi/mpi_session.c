@@ -108,6 +108,9 @@ int main(void)
     handled = 0;
     MPI_Group_from_session_pset(s2, "mpi://nowhere", &bad);
     CHECK(handled == MPI_ERR_ARG);
+    handled = 0;   /* a buffer call's error too: no buffer at NULL */
+    MPI_Session_attach_buffer(s2, NULL, 100);
+    CHECK(handled == MPI_ERR_BUFFER);
     MPI_Errhandler got;
     OK(MPI_Session_get_errhandler(s2, &got));
     CHECK(got == eh);
