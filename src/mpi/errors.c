@@ -210,14 +210,9 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     if (!c)
         return om_comm_error(comm, MPI_ERR_COMM, "MPI_Comm_set_errhandler",
                              "not a communicator");
-    struct MPI_ABI_Errhandler *eh = errh_of(errhandler);
-    if (!eh || eh->win_fn || eh->session_fn)
+    if (om_errh_set(&c->errh, errhandler, 1) != MPI_SUCCESS)
         return om_comm_error(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
                              "not a communicator error handler");
-    if (!eh->predefined)
-        eh->refs++;
-    errh_release(c->errh);
-    c->errh = errhandler;
     return MPI_SUCCESS;
 }
 OM_ALIAS(Comm_set_errhandler)
@@ -282,6 +277,17 @@ void om_errh_retain(MPI_Errhandler h)
 void om_errh_release(MPI_Errhandler h)
 {
     errh_release(h);
+}
+
+int om_errh_set(MPI_Errhandler *slot, MPI_Errhandler h, int kind)
+{
+    int k = om_errh_kind(h);
+    if (k != 0 && k != kind)
+        return MPI_ERR_ARG;
+    om_errh_retain(h);
+    errh_release(*slot);
+    *slot = h;
+    return MPI_SUCCESS;
 }
 
 /* ------------------------------------------------ classes and strings */

@@ -647,6 +647,9 @@ void om_errh_release(MPI_Errhandler h);
 /* An error handler's kind: 0 predefined, 1 the program's (communicator),
  * 2 the program's (window), 3 the program's (session), -1 not a handler */
 int om_errh_kind(MPI_Errhandler h);
+/* *slot becomes h (held; the old one released) when h is predefined or
+ * of `kind`; else MPI_ERR_ARG and nothing changes.  The callers raise. */
+int om_errh_set(MPI_Errhandler *slot, MPI_Errhandler h, int kind);
 
 /* Windows */
 static inline struct MPI_ABI_Win *om_win(MPI_Win win)

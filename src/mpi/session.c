@@ -270,12 +270,8 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 {
     static const char *const func = "MPI_Session_set_errhandler";
     SESSION_ARG(s, session, func);
-    int kind = om_errh_kind(errhandler);
-    if (kind != 0 && kind != 3)
+    if (om_errh_set(&s->errh, errhandler, 3) != MPI_SUCCESS)
         return om_session_error(session, MPI_ERR_ARG, func, "not a session error handler");
-    om_errh_retain(errhandler);
-    om_errh_release(s->errh);
-    s->errh = errhandler;
     return MPI_SUCCESS;
 }
 OM_ALIAS(Session_set_errhandler)

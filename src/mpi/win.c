@@ -434,13 +434,9 @@ OM_ALIAS(Win_get_name)
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
     OM_WIN_ARG(w, win, "MPI_Win_set_errhandler");
-    int kind = om_errh_kind(errhandler);
-    if (kind != 0 && kind != 2)
+    if (om_errh_set(&w->errh, errhandler, 2) != MPI_SUCCESS)
         return win_error(win, MPI_ERR_ARG, "MPI_Win_set_errhandler",
                          "not a window error handler");
-    om_errh_retain(errhandler);
-    om_errh_release(w->errh);
-    w->errh = errhandler;
     return MPI_SUCCESS;
 }
 OM_ALIAS(Win_set_errhandler)
