@@ -194,17 +194,8 @@ static int reduction(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
                              bytes);
     }
     om_pack(t, src, total, j->stmp);
-    j->rmode = (everyone || me == root) ? mode : R_NONE;
-    j->op = op;
-    om_op_retain(op);
-    j->rt = t;
-    om_type_retain(t);
-    j->rcount = total;
-    j->me = me;
-    j->members = n;
-    j->rbuf = recvbuf;
-    j->seg_first = seg_first;
-    j->seg_count = seg_count;
+    om_job_reduce(j, (everyone || me == root) ? mode : R_NONE, op, t, total, n, me, recvbuf,
+                  seg_first, seg_count);
     if (everyone)
         st = request ? ordo_coll_allgather_nb(c->oc, j->stmp, bytes, j->tmp, &oreq)
                      : ordo_coll_allgather(c->oc, j->stmp, bytes, j->tmp);

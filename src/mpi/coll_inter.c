@@ -433,16 +433,8 @@ int om_inter_reduce(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *sendbuf,
         } else {
             r->j = j;
             j->tmp = tmp;
-            j->rmode = mode == R_SEGMENT && counts ? R_SEGMENT : R_ALL;
-            j->op = op;
-            om_op_retain(op);
-            j->rt = t;
-            om_type_retain(t);
-            j->rcount = each;
-            j->members = m;
-            j->rbuf = recvbuf;
-            j->seg_first = seg_first;
-            j->seg_count = keep;
+            om_job_reduce(j, mode == R_SEGMENT && counts ? R_SEGMENT : R_ALL, op, t, each, m,
+                          0, recvbuf, seg_first, keep);
             for (int i = 0; i < m; i++)
                 post(r, 0, tmp + (size_t)i * bytes, bytes, rem[i]);
         }

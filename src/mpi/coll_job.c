@@ -82,6 +82,22 @@ static int combine(job_t *j, const char *all, size_t bytes, int first, int last,
     return MPI_SUCCESS;
 }
 
+void om_job_reduce(job_t *j, int mode, MPI_Op op, struct MPI_ABI_Datatype *t, MPI_Count count,
+                   int members, int me, void *rbuf, MPI_Count seg_first, MPI_Count seg_count)
+{
+    j->rmode = mode;
+    j->op = op;
+    om_op_retain(op);
+    j->rt = t;
+    om_type_retain(t);
+    j->rcount = count;
+    j->members = members;
+    j->me = me;
+    j->rbuf = rbuf;
+    j->seg_first = seg_first;
+    j->seg_count = seg_count;
+}
+
 int om_job_finish(job_t *j)
 {
     int rc = MPI_SUCCESS;

@@ -32,6 +32,12 @@ typedef struct job {
     size_t *keep[4];             /* arrays ordo reads until completion */
 } job_t;
 
+/* Make j a reduction (mode R_*): `members` contributions of count
+ * elements of t, combined with op in rank order, the result (or, for
+ * R_SEGMENT, seg_count elements from seg_first) unpacked into rbuf; `me`
+ * for the scans.  op and t are held until om_job_free. */
+void om_job_reduce(job_t *j, int mode, MPI_Op op, struct MPI_ABI_Datatype *t, MPI_Count count,
+                   int members, int me, void *rbuf, MPI_Count seg_first, MPI_Count seg_count);
 /* Finish a job whose data arrived: combine, unpack; an MPI class. */
 int om_job_finish(job_t *j);
 /* A job with room for n blocks to unpack (n may be 0). */
