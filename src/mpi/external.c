@@ -212,64 +212,40 @@ static int size_of(const char *datarep, MPI_Count count, MPI_Datatype datatype, 
     return MPI_SUCCESS;
 }
 
-static int pack_ext(const char *datarep, const void *inbuf, MPI_Count incount,
-                    MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position,
-                    const char *func)
+/* Pack (to_ext: the program's data at native into ext) or unpack (the
+ * other way) count elements of datatype; ext is extsize bytes, and
+ * *position the offset in it, advanced past what was moved. */
+static int convert(int to_ext, const char *datarep, void *native_buf, MPI_Count count,
+                   MPI_Datatype datatype, char *ext, MPI_Count extsize, MPI_Count *position,
+                   const char *func)
 {
     MPI_Count need;
-    int rc = size_of(datarep, incount, datatype, &need, func);
+    int rc = size_of(datarep, count, datatype, &need, func);
     if (rc)
         return rc;
-    if (!position || *position < 0 || (need && !outbuf))
+    if (!position || *position < 0 || (need && !ext))
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "a NULL or negative position");
-    if (*position > outsize || need > outsize - *position)
+    if (*position > extsize || need > extsize - *position)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_TRUNCATE, func,
-                             "%lld bytes at %lld do not fit in %lld", (long long)need,
-                             (long long)*position, (long long)outsize);
+                             "%lld bytes at %lld of a buffer of %lld", (long long)need,
+                             (long long)*position, (long long)extsize);
     struct MPI_ABI_Datatype *t = om_type(datatype);
     size_t native = 0;
-    om_type_bytes(t, incount, &native);
+    om_type_bytes(t, count, &native);
     char *tmp = malloc(native ? native : 1);
     if (!tmp)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, func, "no memory");
-    om_pack(t, inbuf, incount, tmp);
-    conv_t c = {.to_ext = 1, .in = tmp, .out = (char *)outbuf + *position};
-    walk(&c, t, incount);
+    if (to_ext)
+        om_pack(t, native_buf, count, tmp);
+    conv_t c = {.to_ext = to_ext, .in = to_ext ? tmp : ext + *position,
+                .out = to_ext ? ext + *position : tmp};
+    walk(&c, t, count);
+    if (!to_ext && !c.failed)
+        om_unpack(t, tmp, native, native_buf, count);
     free(tmp);
     if (c.failed)
         return om_comm_error(MPI_COMM_SELF, c.failed, func,
                              "a value does not fit its external32 size");
-    *position += need;
-    return MPI_SUCCESS;
-}
-
-static int unpack_ext(const char *datarep, const void *inbuf, MPI_Count insize,
-                      MPI_Count *position, void *outbuf, MPI_Count outcount,
-                      MPI_Datatype datatype, const char *func)
-{
-    MPI_Count need;
-    int rc = size_of(datarep, outcount, datatype, &need, func);
-    if (rc)
-        return rc;
-    if (!position || *position < 0 || (need && !inbuf))
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "a NULL or negative position");
-    if (*position > insize || need > insize - *position)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_TRUNCATE, func,
-                             "%lld bytes wanted at %lld of %lld", (long long)need,
-                             (long long)*position, (long long)insize);
-    struct MPI_ABI_Datatype *t = om_type(datatype);
-    size_t native = 0;
-    om_type_bytes(t, outcount, &native);
-    char *tmp = malloc(native ? native : 1);
-    if (!tmp)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_NO_MEM, func, "no memory");
-    conv_t c = {.to_ext = 0, .in = (const char *)inbuf + *position, .out = tmp};
-    walk(&c, t, outcount);
-    if (!c.failed)
-        om_unpack(t, tmp, native, outbuf, outcount);
-    free(tmp);
-    if (c.failed)
-        return om_comm_error(MPI_COMM_SELF, c.failed, func, "conversion failed");
     *position += need;
     return MPI_SUCCESS;
 }
@@ -296,8 +272,8 @@ int PMPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count inco
                          MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
                          MPI_Count *position)
 {
-    return pack_ext(datarep, inbuf, incount, datatype, outbuf, outsize, position,
-                    "MPI_Pack_external_c");
+    return convert(1, datarep, (void *)inbuf, incount, datatype, outbuf, outsize, position,
+                   "MPI_Pack_external_c");
 }
 OM_ALIAS(Pack_external_c)
 
@@ -306,8 +282,8 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
                        MPI_Aint *position)
 {
     MPI_Count pos = position ? *position : 0;
-    int rc = pack_ext(datarep, inbuf, incount, datatype, outbuf, outsize,
-                      position ? &pos : NULL, "MPI_Pack_external");
+    int rc = convert(1, datarep, (void *)inbuf, incount, datatype, outbuf, outsize,
+                     position ? &pos : NULL, "MPI_Pack_external");
     if (rc == MPI_SUCCESS)
         *position = (MPI_Aint)pos;
     return rc;
@@ -318,8 +294,8 @@ int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count in
                            MPI_Count *position, void *outbuf, MPI_Count outcount,
                            MPI_Datatype datatype)
 {
-    return unpack_ext(datarep, inbuf, insize, position, outbuf, outcount, datatype,
-                      "MPI_Unpack_external_c");
+    return convert(0, datarep, outbuf, outcount, datatype, (char *)inbuf, insize, position,
+                   "MPI_Unpack_external_c");
 }
 OM_ALIAS(Unpack_external_c)
 
@@ -327,8 +303,8 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
                          MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
 {
     MPI_Count pos = position ? *position : 0;
-    int rc = unpack_ext(datarep, inbuf, insize, position ? &pos : NULL, outbuf, outcount,
-                        datatype, "MPI_Unpack_external");
+    int rc = convert(0, datarep, outbuf, outcount, datatype, (char *)inbuf, insize,
+                     position ? &pos : NULL, "MPI_Unpack_external");
     if (rc == MPI_SUCCESS)
         *position = (MPI_Aint)pos;
     return rc;
