@@ -44,19 +44,22 @@ int om_comm_rank_of_world(struct MPI_ABI_Comm *c, int world)
     return index;
 }
 
-/* Fill a communicator around a built ordo context: its members as the
- * group, in member order. */
-static int comm_fill(struct MPI_ABI_Comm *c, ordo_comm_h oc, int owns)
+/* Fill a communicator around a built ordo context: its group g (held),
+ * or with g NULL its members, in member order. */
+static int comm_fill(struct MPI_ABI_Comm *c, ordo_comm_h oc, int owns, struct MPI_ABI_Group *g)
 {
-    int n = 0;
-    if (ordo_comm_size(oc, &n) != ORDO_OK)
-        return MPI_ERR_INTERN;
-    struct MPI_ABI_Group *g = om_group_new(n);
-    if (!g)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < n; i++)
-        ordo_comm_member(oc, i, &g->ranks[i]);
-    om_group_find_me(g);
+    if (g) {
+        g->refs++;
+    } else {
+        int n = 0;
+        if (ordo_comm_size(oc, &n) != ORDO_OK)
+            return MPI_ERR_INTERN;
+        if (!(g = om_group_new(n)))
+            return MPI_ERR_NO_MEM;
+        for (int i = 0; i < n; i++)
+            ordo_comm_member(oc, i, &g->ranks[i]);
+        om_group_find_me(g);
+    }
     c->magic = OM_MAGIC_COMM;
     c->oc = oc;
     c->owns_oc = owns;
@@ -68,7 +71,7 @@ static int comm_fill(struct MPI_ABI_Comm *c, ordo_comm_h oc, int owns)
 
 int om_comms_init(void)
 {
-    int rc = comm_fill(&om_comm_world, ORDO_COMM_WORLD, 0);
+    int rc = comm_fill(&om_comm_world, ORDO_COMM_WORLD, 0, NULL);
     if (rc != MPI_SUCCESS)
         return rc;
     strcpy(om_comm_world.name, "MPI_COMM_WORLD");
@@ -80,7 +83,7 @@ int om_comms_init(void)
         fprintf(stderr, "[ordo-mpi] MPI_Init: MPI_COMM_SELF: %s\n", ordo_status_string(st));
         return om_class_of(st);
     }
-    rc = comm_fill(&om_comm_self, self, 1);
+    rc = comm_fill(&om_comm_self, self, 1, NULL);
     strcpy(om_comm_self.name, "MPI_COMM_SELF");
     return rc;
 }
@@ -119,10 +122,11 @@ void om_comms_finalize(void)
     comm_release(&om_comm_world);
 }
 
-struct MPI_ABI_Comm *om_comm_wrap(ordo_comm_h oc, MPI_Errhandler errh)
+struct MPI_ABI_Comm *om_comm_wrap(ordo_comm_h oc, struct MPI_ABI_Group *group,
+                                  MPI_Errhandler errh)
 {
     struct MPI_ABI_Comm *nc = calloc(1, sizeof(*nc));
-    if (!nc || comm_fill(nc, oc, 1) != MPI_SUCCESS) {
+    if (!nc || comm_fill(nc, oc, 1, group) != MPI_SUCCESS) {
         free(nc);
         return NULL;
     }
@@ -175,7 +179,7 @@ static int comm_derive(struct MPI_ABI_Comm *c, int color, int key, int overtakin
         oc = ordered;
     }
     struct MPI_ABI_Comm *nc = calloc(1, sizeof(*nc));
-    int rc = nc ? comm_fill(nc, oc, 1) : MPI_ERR_NO_MEM;
+    int rc = nc ? comm_fill(nc, oc, 1, NULL) : MPI_ERR_NO_MEM;
     if (rc != MPI_SUCCESS) {
         free(nc);
         ordo_comm_destroy(oc);
@@ -410,7 +414,7 @@ int om_comm_from_group(struct MPI_ABI_Group *g, int overtaking, MPI_Comm *newcom
         return -1;
     }
     struct MPI_ABI_Comm *nc = calloc(1, sizeof(*nc));
-    int rc = nc ? comm_fill(nc, ordered, 1) : MPI_ERR_NO_MEM;
+    int rc = nc ? comm_fill(nc, ordered, 1, NULL) : MPI_ERR_NO_MEM;
     if (rc != MPI_SUCCESS) {
         free(nc);
         ordo_comm_destroy(ordered);

@@ -54,15 +54,12 @@ static int inter_make(struct MPI_ABI_Group *local, struct MPI_ABI_Group *remote,
         *failed = st;
         return -1;
     }
-    struct MPI_ABI_Comm *nc = om_comm_wrap(oc, errh);
+    struct MPI_ABI_Comm *nc = om_comm_wrap(oc, local, errh);   /* MPI ranks: the local group's */
     if (!nc) {
         ordo_comm_destroy(coll);
         ordo_comm_destroy(oc);
         return MPI_ERR_NO_MEM;
     }
-    om_group_release(nc->group);   /* the union, as wrapped: the local group instead */
-    local->refs++;
-    nc->group = local;
     remote->refs++;
     nc->remote = remote;
     nc->coll_oc = coll;

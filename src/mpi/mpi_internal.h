@@ -613,9 +613,11 @@ void om_bpool_release(struct om_bpool **slot);
 int om_comms_init(void);
 void om_comms_finalize(void);
 /* A communicator around a built ordo context (owned: destroyed with it),
- * its group the context's members, the parent's error handler, listed
- * among the live ones; NULL without memory (oc is then the caller's). */
-struct MPI_ABI_Comm *om_comm_wrap(ordo_comm_h oc, MPI_Errhandler errh);
+ * its group `group` (held; NULL: the context's members), the parent's
+ * error handler, listed among the live ones; NULL without memory (oc is
+ * then the caller's). */
+struct MPI_ABI_Comm *om_comm_wrap(ordo_comm_h oc, struct MPI_ABI_Group *group,
+                                  MPI_Errhandler errh);
 /* The communicator of g's members in g's order, made by them alone
  * (comm.c); MPI_COMM_NULL where this process is not one.  MPI_SUCCESS, a
  * class, or -1 with ordo's status in *failed. */
