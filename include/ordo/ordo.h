@@ -30,6 +30,7 @@ extern "C" {
 typedef struct ordo_stream  *ordo_stream_h;   /* an ordered lane of operations */
 typedef struct ordo_region  *ordo_region_h;   /* remotely accessible memory */
 typedef struct ordo_request *ordo_request_h;  /* a non-blocking operation */
+typedef struct ordo_comm    *ordo_comm_h;     /* a matching context (two-sided, below) */
 
 /* The stream every process has after ordo_init; its mode comes from
  * ORDO_ORDER.  Pass it (or NULL, which means the same) where a stream is
@@ -303,10 +304,29 @@ ORDO_API ordo_status_t ordo_region_attach(ordo_region_h region, void *addr, size
  * at addr: ORDO_ERR_INVALID_PARAM. */
 ORDO_API ordo_status_t ordo_region_detach(ordo_region_h region, void *addr);
 
-/* Collective: completes this process's operations on the region, waits for
- * every rank, then releases it (on every rank, also when one of them failed
- * to complete its operations: all return that failure).  Using the handle
- * afterwards returns ORDO_ERR_INVALID_HANDLE. */
+/* The same three over the members of a context (ordo_comm_create,
+ * ordo_comm_split; ORDO_COMM_WORLD: every rank, as above), as an MPI window
+ * over a communicator: collective over those members only, called by each
+ * in the same order relative to its other collective region and context
+ * calls.  Targets stay world ranks, as on contexts: an operation, epoch
+ * call, ordo_region_size or ordo_region_ptr naming a rank outside the
+ * region is ORDO_ERR_INVALID_RANK, and an epoch over every rank (fence,
+ * lock_all, flush_all) is over the region's members.  Errors are agreed
+ * among the members.  A handle that is no context, or a context this rank
+ * is not a member of, is refused at the caller alone
+ * (ORDO_ERR_INVALID_HANDLE, ORDO_ERR_INVALID_RANK). */
+ORDO_API ordo_status_t ordo_region_alloc_on(ordo_comm_h comm, size_t size, unsigned flags,
+                                            ordo_region_h *region_p, void **addr_p);
+ORDO_API ordo_status_t ordo_region_create_on(ordo_comm_h comm, void *addr, size_t size,
+                                             unsigned flags, ordo_region_h *region_p);
+ORDO_API ordo_status_t ordo_region_create_dynamic_on(ordo_comm_h comm, unsigned flags,
+                                                     ordo_region_h *region_p);
+
+/* Collective over the region's ranks: completes this process's operations
+ * on the region, waits for every rank of it, then releases it (on every
+ * rank, also when one of them failed to complete its operations: all
+ * return that failure).  Using the handle afterwards returns
+ * ORDO_ERR_INVALID_HANDLE. */
 ORDO_API ordo_status_t ordo_region_free(ordo_region_h region);
 
 /* Size of the region at a rank. */
@@ -586,8 +606,8 @@ ORDO_API ordo_status_t ordo_epoch_flush_local_all(ordo_region_h region);
 
 /* A matching context (like an MPI communicator over all ranks): a message
  * is received only by a receive posted on the context it was sent on, so a
- * library can keep its traffic apart from the application's. */
-typedef struct ordo_comm *ordo_comm_h;
+ * library can keep its traffic apart from the application's (ordo_comm_h,
+ * declared with the other handles). */
 
 /* The context every process has after ordo_init (ordered matching). */
 #define ORDO_COMM_WORLD ((ordo_comm_h)0)

@@ -46,7 +46,11 @@ struct ordo_region {
     void               *map_base;    /* page-aligned mapping of memfd here */
     size_t              map_len;
     ordo_tl_mem_t      *mem[ORDO_MAX_TL];
-    ordo_tl_rkey_t    **rkeys;       /* per rank, opened by the rank's transport */
+    ordo_tl_rkey_t    **rkeys;       /* per rank, opened by the rank's transport;
+                                        &ordo_rkey_absent for a rank outside it */
+    int                *members;     /* the ranks it spans (a context's members, in
+                                        its member order); NULL: every rank */
+    int                 nmembers;
     unsigned            flags;       /* ORDO_REGION_* given at creation */
     struct rma_epoch   *epoch;       /* rma/: epoch state (ORDO_REGION_EPOCHS), else NULL */
     struct ordo_dynamic *dyn;        /* KIND_DYNAMIC: attachments and peers' tables */
@@ -161,7 +165,9 @@ typedef struct ordo_context {
                                               so a stale handle finds a dead magic */
     struct ordo_region  *regions;          /* live */
     struct ordo_region  *zombies;          /* freed: kept so stale handles fail cleanly */
-    uint32_t             next_region_id;
+    uint32_t             next_region_id;   /* regions over every rank, in step */
+    uint32_t             next_subset_id;   /* regions over a context's members: agreed
+                                              among them (the highest proposal) */
     ordo_auto_choice_t   machine;          /* engines and PIO limit, and why */
     size_t               pio_max;          /* the CPU copies transfers up to this itself */
     size_t               pio_lone_max;     /* one-sided: a transfer waited for alone (or held
@@ -172,12 +178,18 @@ typedef struct ordo_context {
     ordo_stats_t         retired;          /* counters of destroyed streams */
     int                  in_finalize;
     int                  yield_idle;       /* waits give the core away when idle */
-    /* An allgather among every rank for the agreed steps of region create
-     * and free, offered by a layer above (two-sided: over the runtime's own
+    /* An allgather among every rank (members NULL) or the n ranks listed,
+     * into all in that order, for the agreed steps of region create and
+     * free, offered by a layer above (two-sided: over the runtime's own
      * context, no launcher round trip); used once every rank's layers are
      * up (layers_up, set after ordo_init's last barrier), the bootstrap's
      * before that and in finalize. */
-    ordo_status_t      (*agree_allgather)(const void *mine, size_t len, void *all);
+    ordo_status_t      (*agree_allgather)(const int *members, int n, const void *mine,
+                                          size_t len, void *all);
+    /* The members of a context as world ranks in its member order (a copy
+     * to free), or NULL with *n_p = size when it spans every rank; offered
+     * by the two-sided layer, which owns contexts. */
+    ordo_status_t      (*comm_members)(ordo_comm_h comm, int **members_p, int *n_p);
     int                  layers_up;
 } ordo_context_t;
 
@@ -283,8 +295,27 @@ unsigned ordo_progress_wait(unsigned *idle);
 void     ordo_idle_pass(unsigned *idle);
 
 /* region.c */
+/* The key of a rank a region does not span: no memory, so the fast paths
+ * (which check size) never take it, and the checks name the rank. */
+extern ordo_tl_rkey_t ordo_rkey_absent;
+static inline int ordo_region_spans(const struct ordo_region *r, int rank)
+{
+    return r->rkeys[rank] != &ordo_rkey_absent;
+}
+/* How many ranks r spans, and the i-th of them. */
+static inline int ordo_region_span(const struct ordo_region *r)
+{
+    return r->members ? r->nmembers : ordo_ctx->size;
+}
+static inline int ordo_region_member(const struct ordo_region *r, int i)
+{
+    return r->members ? r->members[i] : i;
+}
 void ordo_region_destroy_all(void);
-struct ordo_region *ordo_region_new(uint32_t id, void *addr, size_t size);
+/* A region record spanning members[n] (NULL: every rank; the list is
+ * copied). */
+struct ordo_region *ordo_region_new(uint32_t id, void *addr, size_t size, const int *members,
+                                    int n);
 /* Expose r's memory with every transport into mine[n_ifaces] (transient:
  * a transport may serve it from its registration cache; via_boot: peers
  * take a memfd through the bootstrap); ordo_region_unexpose undoes it and
@@ -292,11 +323,12 @@ struct ordo_region *ordo_region_new(uint32_t id, void *addr, size_t size);
 ordo_status_t ordo_region_expose(struct ordo_region *r, ordo_tl_record_t *mine, int via_boot,
                                  int transient);
 ordo_status_t ordo_region_unexpose(struct ordo_region *r);
-/* A region for a layer's own use (collective, like ordo_region_alloc), kept
- * off the program's list; released with ordo_region_release.  prep: how
- * this rank fared before the call; a failure fails it on every rank. */
-ordo_status_t ordo_region_alloc_internal(size_t size, ordo_status_t prep,
-                                         struct ordo_region **region_p);
+/* A region for a layer's own use (collective, like ordo_region_alloc, over
+ * members[n]: NULL, every rank), kept off the program's list; released
+ * with ordo_region_release.  prep: how this rank fared before the call; a
+ * failure fails it on every rank. */
+ordo_status_t ordo_region_alloc_internal(const int *members, int n, size_t size,
+                                         ordo_status_t prep, struct ordo_region **region_p);
 void          ordo_region_release(struct ordo_region *r);
 
 /* pages.c */
@@ -315,11 +347,13 @@ void          ordo_pages_move_out(struct ordo_region *r);
  * attachment holds it. */
 ordo_status_t ordo_dynamic_resolve(struct ordo_region *r, int rank, size_t *addr_p, size_t len,
                                    ordo_tl_rkey_t **rkey_p);
-/* Collective (within ordo_region_create_dynamic): r becomes dynamic, with
- * its table of attachments.  prep is how this rank fared so far (r may be
- * NULL then): the table's allocation agrees on it, so every rank returns
- * the same status. */
-ordo_status_t ordo_dynamic_open(struct ordo_region *r, ordo_status_t prep);
+/* Collective over members[n] (NULL: every rank; within
+ * ordo_region_create_dynamic): r becomes dynamic, with its table of
+ * attachments.  prep is how this rank fared so far (r may be NULL then):
+ * the table's allocation agrees on it, so every rank returns the same
+ * status. */
+ordo_status_t ordo_dynamic_open(struct ordo_region *r, const int *members, int n,
+                                ordo_status_t prep);
 void          ordo_dynamic_discard(struct ordo_region *r);
 void         *ordo_dynamic_pages_taken(uintptr_t start, uintptr_t end, uint32_t *region_p);
 

@@ -558,7 +558,8 @@ ordo_status_t ordo_dynamic_resolve(struct ordo_region *r, int rank, size_t *addr
 
 /* --------------------------------------------------------- the region */
 
-ordo_status_t ordo_dynamic_open(struct ordo_region *r, ordo_status_t prep)
+ordo_status_t ordo_dynamic_open(struct ordo_region *r, const int *members, int nm,
+                                ordo_status_t prep)
 {
     struct ordo_dynamic *d = calloc(1, sizeof(*d));
     size_t n = (size_t)ordo_ctx->size;
@@ -575,7 +576,8 @@ ordo_status_t ordo_dynamic_open(struct ordo_region *r, ordo_status_t prep)
     struct ordo_region *t = NULL;
     size_t stride = (sizeof(dyn_entry_t) + (size_t)ordo_ctx->n_ifaces *
                      sizeof(ordo_tl_record_t) + 7) & ~(size_t)7;
-    st = ordo_region_alloc_internal(table_bytes((size_t)ordo_config.dynamic_attach_max, stride),
+    st = ordo_region_alloc_internal(members, nm,
+                                    table_bytes((size_t)ordo_config.dynamic_attach_max, stride),
                                     st, &t);
     if (st != ORDO_OK) {
         if (d) {
@@ -590,6 +592,8 @@ ordo_status_t ordo_dynamic_open(struct ordo_region *r, ordo_status_t prep)
     ((dyn_header_t *)t->addr)->nrec = (uint32_t)d->nrec;
     for (size_t rank = 0; rank < n; rank++) {
         void *ptr = NULL;
+        if (!ordo_region_spans(r, (int)rank))
+            continue;   /* stays absent: no table to look at */
         ordo_tl_iface_t *f = ordo_iface_of((int)rank);
         if (f->ops->rkey_ptr(f, t->rkeys[rank], &ptr) == ORDO_OK)
             d->peers[rank].table = ptr;

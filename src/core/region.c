@@ -40,6 +40,10 @@ ordo_status_t ordo_region_expose(struct ordo_region *r, ordo_tl_record_t *mine, 
     return ORDO_OK;
 }
 
+/* Ids of regions over a context's members: apart from those over every
+ * rank, which number in step on every rank. */
+#define SUBSET_ID 0x80000000u
+
 /* Each rank's part of an agreed gather: how the rank fared so far, then its
  * data. */
 typedef struct agreed_hdr {
@@ -53,16 +57,19 @@ static size_t agreed_stride(size_t len)
     return (sizeof(agreed_hdr_t) + len + 7) & ~(size_t)7;
 }
 
-/* An allgather in which every rank also says how it fared so far.  A rank
+/* An allgather over the n ranks members lists (NULL: every rank, n the
+ * job's size) in which every rank also says how it fared so far.  A rank
  * that already failed still takes part, so the others learn of its failure
  * as soon as it reaches the call, never by a timeout; and every rank returns
- * the same status: the failure of the lowest failing rank, else the
- * gather's own.  *all_p (NULL allowed) receives every rank's part, a header
- * then len bytes each, agreed_stride(len) apart; free() it. */
-static ordo_status_t gather_agreed(uint32_t id, const char *step, ordo_status_t mine,
-                                   const void *data, size_t len, uint8_t **all_p)
+ * the same status: the failure of the first failing member, else the
+ * gather's own.  *all_p (NULL allowed) receives every member's part, in
+ * member order, a header then len bytes each, agreed_stride(len) apart;
+ * free() it. */
+static ordo_status_t gather_agreed(const int *members, int nm, uint32_t id, const char *step,
+                                   ordo_status_t mine, const void *data, size_t len,
+                                   uint8_t **all_p)
 {
-    size_t stride = agreed_stride(len), n = (size_t)ordo_ctx->size;
+    size_t stride = agreed_stride(len), n = (size_t)nm;
     uint8_t *part = calloc(1, stride), *all = calloc(n, stride);
     ordo_status_t st = ORDO_ERR_NO_MEMORY;
     if (all_p)
@@ -77,7 +84,9 @@ static ordo_status_t gather_agreed(uint32_t id, const char *step, ordo_status_t 
     if (len && mine == ORDO_OK)
         memcpy(part + sizeof(agreed_hdr_t), data, len);
     if (ordo_ctx->agree_allgather && ordo_ctx->layers_up) {
-        st = ordo_ctx->agree_allgather(part, stride, all);
+        st = ordo_ctx->agree_allgather(members, nm, part, stride, all);
+    } else if (members != NULL) {
+        st = ORDO_ERR_UNSUPPORTED;   /* contexts exist only once the layers are up */
     } else {
         char tag[64];
         snprintf(tag, sizeof(tag), "ordo.region.%u.%s", id, step);
@@ -85,16 +94,21 @@ static ordo_status_t gather_agreed(uint32_t id, const char *step, ordo_status_t 
     }
     if (st != ORDO_OK)
         goto out;
-    for (size_t rank = 0; rank < n; rank++) {
-        const agreed_hdr_t *h = (const agreed_hdr_t *)(all + rank * stride);
+    for (size_t i = 0; i < n; i++) {
+        const agreed_hdr_t *h = (const agreed_hdr_t *)(all + i * stride);
         ordo_status_t theirs = (ordo_status_t)h->status;
         if (theirs == ORDO_OK)
             continue;
         if (theirs >= 0 || theirs < ORDO_ERR_EPOCH)
             theirs = ORDO_ERR_IO;   /* not a failure status: never hand it on */
-        if (mine == ORDO_OK)
-            ordo_error("region %u: rank %zu failed (%s) at the %s step; the region is given "
-                       "up on every rank", id, rank, ordo_status_string(theirs), step);
+        if (mine == ORDO_OK && id == SUBSET_ID)   /* its id is not agreed yet */
+            ordo_error("a region over %d ranks: rank %d failed (%s) before it was made; it is "
+                       "given up on every one", nm, members ? members[i] : (int)i,
+                       ordo_status_string(theirs));
+        else if (mine == ORDO_OK)
+            ordo_error("region %u: rank %d failed (%s) at the %s step; the region is given "
+                       "up on every rank", id, members ? members[i] : (int)i,
+                       ordo_status_string(theirs), step);
         st = theirs;
         break;
     }
@@ -113,13 +127,14 @@ static ordo_status_t open_keys(struct ordo_region *r, const uint8_t *all, int ro
 {
     int n = ordo_ctx->n_ifaces;
     size_t stride = agreed_stride((size_t)n * sizeof(ordo_tl_record_t));
-    for (int rank = 0; rank < ordo_ctx->size; rank++) {
+    for (int m = 0; m < ordo_region_span(r); m++) {
+        int rank = ordo_region_member(r, m);
         if (only_failed && !failed[rank])
             continue;
         int i = ordo_ctx->tl_of_rank[rank];
         ordo_tl_iface_t *f = ordo_ctx->ifaces[i];
         const ordo_tl_record_t *rec =
-            (const ordo_tl_record_t *)(all + (size_t)rank * stride + sizeof(agreed_hdr_t)) + i;
+            (const ordo_tl_record_t *)(all + (size_t)m * stride + sizeof(agreed_hdr_t)) + i;
         if (rec->len > ORDO_TL_BLOB_MAX) {
             ordo_error("region %u: rank %d's key for its memory is %u bytes (at most %d)",
                        r->id, rank, rec->len, ORDO_TL_BLOB_MAX);
@@ -158,7 +173,8 @@ static ordo_status_t exchange(struct ordo_region *r, int round, uint8_t *failed,
         st = ordo_region_expose(r, mine, round == 2, 0);
     char step[16];
     snprintf(step, sizeof(step), "%d", round);
-    st = gather_agreed(r->id, step, st, mine, (size_t)n * sizeof(ordo_tl_record_t), &all);
+    st = gather_agreed(r->members, ordo_region_span(r), r->id, step, st, mine,
+                       (size_t)n * sizeof(ordo_tl_record_t), &all);
     *opened_p = st == ORDO_OK ? open_keys(r, all, round, failed, only_failed) : ORDO_OK;
     free(all);
     free(mine);
@@ -174,16 +190,17 @@ static ordo_status_t exchange(struct ordo_region *r, int round, uint8_t *failed,
 static ordo_status_t reach_refused(struct ordo_region *r, uint8_t *failed, ordo_status_t mine,
                                    ordo_status_t *opened_p)
 {
-    int n = ordo_ctx->size;
+    int n = ordo_ctx->size, span = ordo_region_span(r);
     uint8_t *all_failed = NULL;
-    ordo_status_t st = gather_agreed(r->id, "failed", mine, failed, (size_t)n, &all_failed);
+    ordo_status_t st = gather_agreed(r->members, span, r->id, "failed", mine, failed, (size_t)n,
+                                     &all_failed);
     if (st != ORDO_OK)
         return st;
     size_t stride = agreed_stride((size_t)n);
     int any = 0;
     for (int who = 0; who < n; who++) {
         failed[who] = 0;
-        for (int from = 0; from < n; from++)
+        for (int from = 0; from < span; from++)
             failed[who] |= all_failed[(size_t)from * stride + sizeof(agreed_hdr_t) + (size_t)who];
         any |= failed[who];
     }
@@ -219,15 +236,28 @@ static ordo_status_t reach_refused(struct ordo_region *r, uint8_t *failed, ordo_
     return exchange(r, 2, failed, 1, moved, opened_p);
 }
 
-struct ordo_region *ordo_region_new(uint32_t id, void *addr, size_t size)
+ordo_tl_rkey_t ordo_rkey_absent;
+
+struct ordo_region *ordo_region_new(uint32_t id, void *addr, size_t size, const int *members,
+                                    int n)
 {
     struct ordo_region *r = calloc(1, sizeof(*r));
     if (r == NULL)
         return NULL;
     r->rkeys = calloc((size_t)ordo_ctx->size, sizeof(ordo_tl_rkey_t *));
-    if (r->rkeys == NULL) {
+    r->members = members ? malloc(sizeof(int) * (size_t)(n ? n : 1)) : NULL;
+    if (r->rkeys == NULL || (members && r->members == NULL)) {
+        free(r->rkeys);
         free(r);
         return NULL;
+    }
+    if (members) {
+        memcpy(r->members, members, sizeof(int) * (size_t)n);
+        r->nmembers = n;
+        for (int rank = 0; rank < ordo_ctx->size; rank++)
+            r->rkeys[rank] = &ordo_rkey_absent;
+        for (int i = 0; i < n; i++)
+            r->rkeys[members[i]] = NULL;
     }
     r->id = id;
     r->addr = addr;
@@ -239,7 +269,7 @@ struct ordo_region *ordo_region_new(uint32_t id, void *addr, size_t size)
 ordo_status_t ordo_region_unexpose(struct ordo_region *r)
 {
     for (int rank = 0; r->rkeys && rank < ordo_ctx->size; rank++) {
-        if (r->rkeys[rank]) {
+        if (r->rkeys[rank] && r->rkeys[rank] != &ordo_rkey_absent) {
             ordo_tl_iface_t *f = ordo_iface_of(rank);
             f->ops->rkey_close(f, r->rkeys[rank]);
             r->rkeys[rank] = NULL;
@@ -271,6 +301,8 @@ static void region_discard(struct ordo_region *r)
         close(r->memfd);
     free(r->rkeys);
     r->rkeys = NULL;
+    free(r->members);
+    r->members = NULL;
     r->magic = ORDO_MAGIC_DEAD;
     r->next = ordo_ctx->zombies;
     ordo_ctx->zombies = r;
@@ -312,7 +344,8 @@ static void region_unlink(struct ordo_region *r)
 static ordo_status_t finish_agreed(struct ordo_region *r, int linked, ordo_status_t mine,
                                    const char *step)
 {
-    ordo_status_t st = gather_agreed(r->id, step, mine, NULL, 0, NULL);
+    ordo_status_t st = gather_agreed(r->members, ordo_region_span(r), r->id, step, mine, NULL, 0,
+                                     NULL);
     if (st != ORDO_OK) {
         if (linked)
             region_unlink(r);
@@ -412,21 +445,69 @@ static ordo_status_t check_backing(size_t size)
     return ORDO_ERR_NO_MEMORY;
 }
 
-/* Allocate a region collectively.  `prep` is how the caller's own checks
- * went: a rank that failed them still takes every collective step, so that
- * all ranks return the same status at once.  link: hand it to the layers
- * and the program (else it is the layers' own). */
-static ordo_status_t region_alloc(size_t size, unsigned flags, ordo_status_t prep, int link,
-                                  struct ordo_region **region_p)
+/* The id of a new region over members[n] (NULL: every rank): the next in
+ * step, or for a context's members the highest of their proposals, so
+ * that each rank's ids stay distinct.  A rank that failed so far (prep)
+ * still takes part; for members the step agrees on how every member
+ * fared, and a failure there is every member's (nothing is made yet). */
+static ordo_status_t region_id(const int *members, int n, ordo_status_t prep, uint32_t *id_p)
 {
-    uint32_t id = ordo_ctx->next_region_id++;
-    ordo_status_t st = prep;
+    if (members == NULL) {
+        *id_p = ordo_ctx->next_region_id++;
+        return prep;
+    }
+    uint32_t mine = ordo_ctx->next_subset_id, top = mine;
+    uint8_t *all = NULL;
+    ordo_status_t st = gather_agreed(members, n, SUBSET_ID, "id", prep, &mine, sizeof(mine),
+                                     &all);
+    if (st != ORDO_OK)
+        return st;
+    size_t stride = agreed_stride(sizeof(mine));
+    for (int i = 0; i < n; i++) {
+        uint32_t theirs;
+        memcpy(&theirs, all + (size_t)i * stride + sizeof(agreed_hdr_t), sizeof(theirs));
+        if (theirs > top)
+            top = theirs;
+    }
+    free(all);
+    ordo_ctx->next_subset_id = (top + 1) & ~SUBSET_ID;
+    *id_p = SUBSET_ID | top;
+    return ORDO_OK;
+}
+
+/* The ranks a region over comm spans: NULL (*n_p the job's size) for
+ * every rank, else a list to free.  Refused at the caller alone: a handle
+ * that is no context, or one this rank is not a member of, names no
+ * collective to join. */
+static ordo_status_t span_of(ordo_comm_h comm, int **members_p, int *n_p)
+{
+    *members_p = NULL;
+    *n_p = ordo_ctx->size;
+    if (comm == ORDO_COMM_WORLD)
+        return ORDO_OK;
+    if (ordo_ctx->comm_members == NULL)
+        return ORDO_ERR_INVALID_HANDLE;
+    return ordo_ctx->comm_members(comm, members_p, n_p);
+}
+
+/* Allocate a region collectively over members[n] (NULL: every rank).
+ * `prep` is how the caller's own checks went: a rank that failed them
+ * still takes every collective step, so that all ranks return the same
+ * status at once.  link: hand it to the layers and the program (else it is
+ * the layers' own). */
+static ordo_status_t region_alloc(const int *members, int n, size_t size, unsigned flags,
+                                  ordo_status_t prep, int link, struct ordo_region **region_p)
+{
+    uint32_t id = 0;
+    ordo_status_t st = region_id(members, n, prep, &id);
+    if (members && st != ORDO_OK)
+        return st;
     if (st == ORDO_OK)
         st = check_backing(size);
-    struct ordo_region *r = ordo_region_new(id, NULL, st == ORDO_OK ? size : 0);
+    struct ordo_region *r = ordo_region_new(id, NULL, st == ORDO_OK ? size : 0, members, n);
     if (r == NULL) {
         /* still take part, so the others learn of it */
-        (void)gather_agreed(id, "0", ORDO_ERR_NO_MEMORY, NULL, 0, NULL);
+        (void)gather_agreed(members, n, id, "0", ORDO_ERR_NO_MEMORY, NULL, 0, NULL);
         return ORDO_ERR_NO_MEMORY;
     }
     r->kind = ORDO_REGION_KIND_ALLOC;
@@ -474,10 +555,10 @@ static ordo_status_t region_alloc(size_t size, unsigned flags, ordo_status_t pre
     return ORDO_OK;
 }
 
-ordo_status_t ordo_region_alloc_internal(size_t size, ordo_status_t prep,
-                                         struct ordo_region **region_p)
+ordo_status_t ordo_region_alloc_internal(const int *members, int n, size_t size,
+                                         ordo_status_t prep, struct ordo_region **region_p)
 {
-    ordo_status_t st = region_alloc(size, 0, prep, 0, region_p);
+    ordo_status_t st = region_alloc(members, n, size, 0, prep, 0, region_p);
     if (st == ORDO_OK)
         (*region_p)->magic = ORDO_MAGIC_REGION;
     return st;
@@ -489,11 +570,14 @@ void ordo_region_release(struct ordo_region *r)
     region_discard(r);
 }
 
-ORDO_API ordo_status_t ordo_region_alloc(size_t size, unsigned flags, ordo_region_h *region_p,
-                                         void **addr_p)
+ORDO_API ordo_status_t ordo_region_alloc_on(ordo_comm_h comm, size_t size, unsigned flags,
+                                            ordo_region_h *region_p, void **addr_p)
 {
     ORDO_CHECK_INIT();
-    ordo_status_t prep = ORDO_OK;
+    int *members, n;
+    ordo_status_t prep = span_of(comm, &members, &n);
+    if (prep != ORDO_OK)
+        return prep;
     if (region_p == NULL || addr_p == NULL || (flags & ~(unsigned)ORDO_REGION_EPOCHS)) {
         prep = ORDO_ERR_INVALID_PARAM;
     } else if (size > ((size_t)1 << 46)) {
@@ -501,7 +585,8 @@ ORDO_API ordo_status_t ordo_region_alloc(size_t size, unsigned flags, ordo_regio
         prep = ORDO_ERR_INVALID_PARAM;
     }
     struct ordo_region *r;
-    ordo_status_t st = region_alloc(size, flags, prep, 1, &r);
+    ordo_status_t st = region_alloc(members, n, size, flags, prep, 1, &r);
+    free(members);
     if (st != ORDO_OK)
         return st;
     *region_p = r;
@@ -509,26 +594,41 @@ ORDO_API ordo_status_t ordo_region_alloc(size_t size, unsigned flags, ordo_regio
     return ORDO_OK;
 }
 
-ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flags,
-                                          ordo_region_h *region_p)
+ORDO_API ordo_status_t ordo_region_alloc(size_t size, unsigned flags, ordo_region_h *region_p,
+                                         void **addr_p)
+{
+    return ordo_region_alloc_on(ORDO_COMM_WORLD, size, flags, region_p, addr_p);
+}
+
+ORDO_API ordo_status_t ordo_region_create_on(ordo_comm_h comm, void *addr, size_t size,
+                                             unsigned flags, ordo_region_h *region_p)
 {
     ORDO_CHECK_INIT();
-    ordo_status_t st = ORDO_OK;
+    int *members, n;
+    ordo_status_t st = span_of(comm, &members, &n);
+    if (st != ORDO_OK)
+        return st;
     if (region_p == NULL ||
         (flags & ~(unsigned)(ORDO_REGION_CREATE_MAPPED | ORDO_REGION_EPOCHS)) ||
         (addr == NULL && size > 0))
         st = ORDO_ERR_INVALID_PARAM;
-    uint32_t id = ordo_ctx->next_region_id++;
-    struct ordo_region *r =
-        ordo_region_new(id, st == ORDO_OK ? addr : NULL, st == ORDO_OK ? size : 0);
+    uint32_t id = 0;
+    st = region_id(members, n, st, &id);
+    if (members && st != ORDO_OK) {
+        free(members);
+        return st;
+    }
+    struct ordo_region *r = ordo_region_new(id, st == ORDO_OK ? addr : NULL,
+                                            st == ORDO_OK ? size : 0, members, n);
     if (r == NULL) {
-        (void)gather_agreed(id, "1", ORDO_ERR_NO_MEMORY, NULL, 0, NULL);
+        (void)gather_agreed(members, n, id, "1", ORDO_ERR_NO_MEMORY, NULL, 0, NULL);
+        free(members);
         return ORDO_ERR_NO_MEMORY;
     }
+    free(members);
     r->kind = ORDO_REGION_KIND_COPY;
     r->flags = flags;
-    int n = ordo_ctx->size;
-    uint8_t *failed = calloc((size_t)n, 1);
+    uint8_t *failed = calloc((size_t)ordo_ctx->size, 1);
     if (failed == NULL && st == ORDO_OK)
         st = ORDO_ERR_NO_MEMORY;
     if (st == ORDO_OK && r->size > 0 &&
@@ -555,20 +655,36 @@ ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flag
     return ORDO_OK;
 }
 
-ORDO_API ordo_status_t ordo_region_create_dynamic(unsigned flags, ordo_region_h *region_p)
+ORDO_API ordo_status_t ordo_region_create(void *addr, size_t size, unsigned flags,
+                                          ordo_region_h *region_p)
+{
+    return ordo_region_create_on(ORDO_COMM_WORLD, addr, size, flags, region_p);
+}
+
+ORDO_API ordo_status_t ordo_region_create_dynamic_on(ordo_comm_h comm, unsigned flags,
+                                                     ordo_region_h *region_p)
 {
     ORDO_CHECK_INIT();
-    ordo_status_t st = ORDO_OK;
+    int *members, n;
+    ordo_status_t st = span_of(comm, &members, &n);
+    if (st != ORDO_OK)
+        return st;
     if (region_p == NULL ||
         (flags & ~(unsigned)(ORDO_REGION_CREATE_MAPPED | ORDO_REGION_EPOCHS)))
         st = ORDO_ERR_INVALID_PARAM;
-    uint32_t id = ordo_ctx->next_region_id++;
-    struct ordo_region *r = ordo_region_new(id, NULL, 0);
+    uint32_t id = 0;
+    st = region_id(members, n, st, &id);
+    if (members && st != ORDO_OK) {
+        free(members);
+        return st;
+    }
+    struct ordo_region *r = ordo_region_new(id, NULL, 0, members, n);
     if (r == NULL && st == ORDO_OK)
         st = ORDO_ERR_NO_MEMORY;
     /* its first step allocates the table of attachments, which agrees on
      * how every rank fared so far: all go on, or all return this status */
-    st = ordo_dynamic_open(r, st);
+    st = ordo_dynamic_open(r, members, n, st);
+    free(members);
     if (st != ORDO_OK) {
         if (r)
             region_discard(r);
@@ -581,6 +697,11 @@ ORDO_API ordo_status_t ordo_region_create_dynamic(unsigned flags, ordo_region_h 
         return st;
     *region_p = r;
     return ORDO_OK;
+}
+
+ORDO_API ordo_status_t ordo_region_create_dynamic(unsigned flags, ordo_region_h *region_p)
+{
+    return ordo_region_create_dynamic_on(ORDO_COMM_WORLD, flags, region_p);
 }
 
 ORDO_API ordo_status_t ordo_region_free(ordo_region_h region)
@@ -598,7 +719,8 @@ ORDO_API ordo_status_t ordo_region_free(ordo_region_h region)
     }
     /* Every peer finished with our memory before it goes, and every rank
      * returns the same status. */
-    st = gather_agreed(region->id, "free", st, NULL, 0, NULL);
+    st = gather_agreed(region->members, ordo_region_span(region), region->id, "free", st, NULL,
+                       0, NULL);
     region_unlink(region);
     region_discard(region);
     return st;
@@ -622,7 +744,7 @@ static ordo_status_t check_region_rank(ordo_region_h region, int rank)
 {
     if (region == NULL || region->magic != ORDO_MAGIC_REGION)
         return ORDO_ERR_INVALID_HANDLE;
-    if (rank < 0 || rank >= ordo_ctx->size)
+    if (rank < 0 || rank >= ordo_ctx->size || !ordo_region_spans(region, rank))
         return ORDO_ERR_INVALID_RANK;
     return ORDO_OK;
 }

@@ -60,11 +60,6 @@ static int win_make(int kind, void *base, MPI_Aint size, int disp_unit, MPI_Info
         return om_comm_error(comm, MPI_ERR_DISP, func, "disp_unit %d (it is > 0)", disp_unit);
     if (info != MPI_INFO_NULL && !om_info(info))
         return om_comm_error(comm, MPI_ERR_INFO, func, "not an info object");
-    if (c->group->size != om_g.world_size)
-        return om_comm_error(comm, MPI_ERR_UNSUPPORTED_OPERATION, func,
-                             "a window over %d of the job's %d ranks: ordo-mpi's windows "
-                             "span every rank (docs/mpi.md)", c->group->size,
-                             om_g.world_size);
     struct MPI_ABI_Win *w = calloc(1, sizeof(*w));
     int *units = calloc((size_t)c->group->size, sizeof(int));
     if (!w || !units) {
@@ -104,16 +99,18 @@ static int win_make(int kind, void *base, MPI_Aint size, int disp_unit, MPI_Info
         switch (kind) {
         case W_CREATE:
             /* mapped: peers of the node reach it by load / store and atomics */
-            st = ordo_region_create(base, (size_t)size, flags | ORDO_REGION_CREATE_MAPPED,
-                                    &w->region);
+            st = ordo_region_create_on(c->oc, base, (size_t)size,
+                                       flags | ORDO_REGION_CREATE_MAPPED, &w->region);
             break;
         case W_DYNAMIC:
-            st = ordo_region_create_dynamic(flags | ORDO_REGION_CREATE_MAPPED, &w->region);
+            st = ordo_region_create_dynamic_on(c->oc, flags | ORDO_REGION_CREATE_MAPPED,
+                                               &w->region);
             break;
         default:
             /* whole 8-byte words: an accumulate on a narrower element works
              * on the word that holds it, which must lie in the region */
-            st = ordo_region_alloc(((size_t)size + 7) & ~(size_t)7, flags, &w->region, &mem);
+            st = ordo_region_alloc_on(c->oc, ((size_t)size + 7) & ~(size_t)7, flags,
+                                      &w->region, &mem);
             break;
         }
     }

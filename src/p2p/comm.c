@@ -118,14 +118,25 @@ ordo_status_t p2p_ctl_recv(void *buf, size_t len, int src, int tag)
     return st == ORDO_INPROGRESS ? ordo_request_wait_inner(&r, NULL) : st;
 }
 
-/* Each rank sends its part to every other and receives theirs, all at once
- * (messages of one pair stay in order on the runtime's context, so
- * successive gathers pair up).  Bounded as the bootstrap's gather is: a
- * dead peer fails it at once, a peer that never joins after
- * ORDO_BOOT_TIMEOUT seconds. */
-ordo_status_t p2p_ctl_allgather(const void *mine, size_t len, void *all)
+/* Each member sends its part to every other and receives theirs, all at
+ * once (messages of one pair stay in order on the runtime's context, so
+ * successive gathers pair up, also those of lists that share members, as
+ * long as each rank makes them in the same order).  Bounded as the
+ * bootstrap's gather is: a dead peer fails it at once, a peer that never
+ * joins after ORDO_BOOT_TIMEOUT seconds. */
+ordo_status_t p2p_ctl_allgather(const int *members, int n, const void *mine, size_t len,
+                                void *all)
 {
-    int n = p2p->size, me = p2p->rank;
+    int me = -1;
+    for (int i = 0; members && i < n; i++)
+        if (members[i] == p2p->rank)
+            me = i;
+    if (members == NULL) {
+        n = p2p->size;
+        me = p2p->rank;
+    }
+    if (me < 0)
+        return ORDO_ERR_INVALID_RANK;
     memcpy((char *)all + (size_t)me * len, mine, len);
     if (n == 1)
         return ORDO_OK;
@@ -137,13 +148,14 @@ ordo_status_t p2p_ctl_allgather(const void *mine, size_t len, void *all)
     for (int r = 0; r < n && st == ORDO_OK; r++) {
         if (r == me)
             continue;
-        st = p2p_irecv(ctl, (char *)all + (size_t)r * len, len, r, P2P_TAG_AGREE, &rq[r]);
+        st = p2p_irecv(ctl, (char *)all + (size_t)r * len, len, members ? members[r] : r,
+                       P2P_TAG_AGREE, &rq[r]);
         if (st == ORDO_INPROGRESS || st == ORDO_OK)
             st = ORDO_OK;
     }
     for (int i = 1; i < n && st == ORDO_OK; i++) {
         int r = (me + i) % n;   /* each rank starts with its right neighbour */
-        st = p2p_isend(ctl, mine, len, r, P2P_TAG_AGREE, &rq[n + r]);
+        st = p2p_isend(ctl, mine, len, members ? members[r] : r, P2P_TAG_AGREE, &rq[n + r]);
         if (st == ORDO_INPROGRESS)
             st = ORDO_OK;
     }
@@ -395,6 +407,25 @@ ORDO_API ordo_status_t ordo_comm_destroy(ordo_comm_h comm)
                   "received; discarded", n);
     p2p_comm_retire(c);
     return st;
+}
+
+/* The core's comm_members: a region over a context spans its members. */
+ordo_status_t p2p_comm_members(ordo_comm_h comm, int **members_p, int *n_p)
+{
+    p2p_comm_t *c;
+    ordo_status_t st = p2p_comm_resolve(comm, &c);
+    if (st != ORDO_OK)
+        return st;
+    if (c->my_index < 0)
+        return ORDO_ERR_INVALID_RANK;
+    *n_p = c->nmembers;
+    *members_p = NULL;
+    if (c->nmembers == p2p->size)
+        return ORDO_OK;   /* every rank: as a region over all of them */
+    if ((*members_p = malloc(sizeof(int) * (size_t)c->nmembers)) == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    memcpy(*members_p, c->members, sizeof(int) * (size_t)c->nmembers);
+    return ORDO_OK;
 }
 
 ORDO_API ordo_status_t ordo_comm_size(ordo_comm_h comm, int *size_p)

@@ -617,6 +617,7 @@ static ordo_status_t p2p_init(void)
     if (world->slot == 0)
         p2p->slots_free &= ~(uint64_t)1;
     ordo_ctx->agree_allgather = p2p_ctl_allgather;
+    ordo_ctx->comm_members = p2p_comm_members;
     return ORDO_OK;
 err:
     free(p2p->peers);
@@ -641,6 +642,7 @@ static ordo_status_t p2p_quiesce(void)
 static void p2p_fini(void)
 {
     ordo_ctx->agree_allgather = NULL;
+    ordo_ctx->comm_members = NULL;
     p2p_persist_fini();
     for (uint32_t i = 0; i < p2p->ncomms; i++) {
         p2p_comm_t *c = p2p->comms[i];

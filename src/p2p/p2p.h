@@ -259,9 +259,13 @@ static inline ordo_status_t p2p_comm_resolve(ordo_comm_h h, p2p_comm_t **c_p)
 ordo_status_t p2p_comm_new(ordo_match_t match, uint32_t id, const int *members, int n, int slot,
                            p2p_comm_t **comm_p);
 void          p2p_comm_retire(p2p_comm_t *c);
-/* Every rank's len bytes, in rank order, over the runtime's own context:
- * the core's agree_allgather (region create and free). */
-ordo_status_t p2p_ctl_allgather(const void *mine, size_t len, void *all);
+/* Every member's len bytes (members[n]; NULL: every rank), in member
+ * order, over the runtime's own context: the core's agree_allgather
+ * (region create and free). */
+ordo_status_t p2p_ctl_allgather(const int *members, int n, const void *mine, size_t len,
+                                void *all);
+/* The core's comm_members (regions over a context). */
+ordo_status_t p2p_comm_members(ordo_comm_h comm, int **members_p, int *n_p);
 /* The protocol of a send of len bytes to dest; *banded: a rendezvous chosen
  * for a size the bounce buffers hold (see p2p_choose_proto). */
 int           p2p_choose_proto(size_t len, int dest, int *banded);

@@ -237,7 +237,7 @@ ordo_status_t epoch_leave_fence(struct ordo_region *r, const char *call)
     return ORDO_OK;
 }
 
-/* n distinct ranks of the job. */
+/* n distinct ranks of the region. */
 static ordo_status_t check_group(const struct ordo_region *r, const char *call, int n,
                                  const int *ranks)
 {
@@ -248,7 +248,7 @@ static ordo_status_t check_group(const struct ordo_region *r, const char *call, 
         return ORDO_ERR_NO_MEMORY;
     ordo_status_t st = ORDO_OK;
     for (int i = 0; i < n && st == ORDO_OK; i++) {
-        if (ranks[i] < 0 || ranks[i] >= ordo_ctx->size) {
+        if (ranks[i] < 0 || ranks[i] >= ordo_ctx->size || !ordo_region_spans(r, ranks[i])) {
             st = ORDO_ERR_INVALID_RANK;
         } else if (seen[ranks[i]]) {
             ordo_error("%s on region %u: rank %d is listed twice", call, r->id, ranks[i]);
@@ -311,13 +311,15 @@ ORDO_API ordo_status_t ordo_epoch_fence(ordo_region_h region, unsigned asserts)
     release_stores(asserts);
     ep->fences++;
     int me = ordo_ctx->rank;
-    for (int r = 0; r < ordo_ctx->size; r++) {
-        ordo_status_t s2 = epoch_sync_store(ep, r, cnt_off(CNT_FENCE, me), ep->fences);
+    for (int i = 0; i < ordo_region_span(region); i++) {
+        ordo_status_t s2 = epoch_sync_store(ep, ordo_region_member(region, i),
+                                            cnt_off(CNT_FENCE, me), ep->fences);
         if (st == ORDO_OK)
             st = s2;
     }
-    ordo_status_t s2 = wait_counters(region, call, "did not reach the fence", CNT_FENCE, NULL,
-                                     ordo_ctx->size, NULL, ep->fences, 1);
+    ordo_status_t s2 = wait_counters(region, call, "did not reach the fence", CNT_FENCE,
+                                     region->members, ordo_region_span(region), NULL,
+                                     ep->fences, 1);
     if (st == ORDO_OK)
         st = s2;
     acquire_puts(prev);
@@ -469,6 +471,8 @@ static ordo_status_t flush_common(ordo_region_h region, const char *call, int ra
     EPOCH_PROLOGUE(region, call, ep);
     if (rank == ORDO_PROC_NULL)
         return ORDO_OK;
+    if (rank >= 0 && !ordo_region_spans(region, rank))
+        return ORDO_ERR_INVALID_RANK;
     if (!ep->lock_all && (rank < 0 ? ep->nlocked == 0 : !ep->lock[rank]))
         return epoch_misuse(region, call,
                             "outside a passive-target epoch (lock or lock_all) to the rank");
@@ -531,7 +535,8 @@ ordo_status_t rma_epoch_region_open(struct ordo_region *r)
     /* the companion is collective: every rank allocates it, even one whose
      * own bookkeeping failed, so the others are not left waiting */
     struct ordo_region *sync = NULL;
-    ordo_status_t s2 = ordo_region_alloc_internal(SYNC_COUNTERS + CNT_KINDS * n * 8, ORDO_OK,
+    ordo_status_t s2 = ordo_region_alloc_internal(r->members, ordo_region_span(r),
+                                                  SYNC_COUNTERS + CNT_KINDS * n * 8, ORDO_OK,
                                                   &sync);
     if (ep && ep->access && ep->lock && ep->start_group && ep->post_group && ep->posts_seen &&
         ep->completes_seen && ep->posts_made && ep->completes_made)

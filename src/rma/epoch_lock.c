@@ -129,7 +129,7 @@ ORDO_API ordo_status_t ordo_epoch_lock(ordo_region_h region, ordo_lock_type_t ty
         return ORDO_ERR_INVALID_PARAM;
     if (rank == ORDO_PROC_NULL)
         return ORDO_OK;   /* no target: nothing to lock */
-    if (rank < 0 || rank >= ordo_ctx->size)
+    if (rank < 0 || rank >= ordo_ctx->size || !ordo_region_spans(region, rank))
         return ORDO_ERR_INVALID_RANK;
     if (ep->lock_all || ep->lock[rank]) {
         char why[96];
@@ -169,7 +169,7 @@ ORDO_API ordo_status_t ordo_epoch_unlock(ordo_region_h region, int rank)
     EPOCH_PROLOGUE(region, "ordo_epoch_unlock", ep);
     if (rank == ORDO_PROC_NULL)
         return ORDO_OK;
-    if (rank < 0 || rank >= ordo_ctx->size)
+    if (rank < 0 || rank >= ordo_ctx->size || !ordo_region_spans(region, rank))
         return ORDO_ERR_INVALID_RANK;
     if (!ep->lock[rank]) {
         char why[96];
@@ -201,8 +201,9 @@ ORDO_API ordo_status_t ordo_epoch_lock_all(ordo_region_h region, unsigned assert
                             : ep->started ? "called inside a start epoch (complete it first)"
                             : "called while ranks are locked (unlock them first)");
     ordo_status_t st = epoch_leave_fence(region, call);
-    for (int r = 0; r < ordo_ctx->size && st == ORDO_OK; r++)
-        st = target_alive(region, call, r);
+    int span = ordo_region_span(region);
+    for (int i = 0; i < span && st == ORDO_OK; i++)
+        st = target_alive(region, call, ordo_region_member(region, i));
     if (st != ORDO_OK)
         return st;
     uint8_t how = EPOCH_LOCK_HELD;
@@ -214,20 +215,20 @@ ORDO_API ordo_status_t ordo_epoch_lock_all(ordo_region_h region, unsigned assert
          * writer could be what another writer waits for */
         waiter_t w;
         epoch_waiter_init(&w);
-        for (int r = 0; r < ordo_ctx->size;) {
-            int taken;
+        for (int i = 0; i < span;) {
+            int r = ordo_region_member(region, i), taken;
             st = shared_try(ep, r, &taken);
             if (st == ORDO_OK && taken) {
-                r++;
+                i++;
                 continue;
             }
-            for (int q = 0; q < r; q++)
-                lock_release(ep, q, how);
+            for (int q = 0; q < i; q++)
+                lock_release(ep, ordo_region_member(region, q), how);
             if (st == ORDO_OK)
                 st = lock_wait_clear(region, call, &w, r, SYNC_WRITER, "exclusively");
             if (st != ORDO_OK)
                 return st;
-            r = 0;
+            i = 0;
         }
         atomic_thread_fence(memory_order_acquire);
         epoch_counters.syncs++;
@@ -244,8 +245,8 @@ ORDO_API ordo_status_t ordo_epoch_unlock_all(ordo_region_h region)
     if (!ep->lock_all)
         return epoch_misuse(region, "ordo_epoch_unlock_all", "lock_all is not held");
     ordo_status_t st = rma_region_drain(region, -1, 0);
-    for (int r = 0; r < ordo_ctx->size; r++) {
-        ordo_status_t s2 = lock_release(ep, r, ep->lock_all);
+    for (int i = 0; i < ordo_region_span(region); i++) {
+        ordo_status_t s2 = lock_release(ep, ordo_region_member(region, i), ep->lock_all);
         if (st == ORDO_OK)
             st = s2;
     }

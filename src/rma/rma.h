@@ -109,7 +109,8 @@ static inline ordo_status_t check_target(ordo_region_h region, int rank, size_t 
 {
     if (ORDO_UNLIKELY(region == NULL || region->magic != ORDO_MAGIC_REGION))
         return ORDO_ERR_INVALID_HANDLE;
-    if (ORDO_UNLIKELY((unsigned)rank >= (unsigned)ordo_ctx->size))
+    if (ORDO_UNLIKELY((unsigned)rank >= (unsigned)ordo_ctx->size ||
+                      region->rkeys[rank] == &ordo_rkey_absent))
         return ORDO_ERR_INVALID_RANK;
     if (ORDO_UNLIKELY(region->kind == ORDO_REGION_KIND_DYNAMIC)) {
         ordo_status_t st = ordo_dynamic_resolve(region, rank, offset_p, len, rkey_p);

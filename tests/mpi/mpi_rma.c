@@ -154,7 +154,7 @@ static void pscw(void)
     int *base = NULL;
     MPI_Win win;
     MPI_Comm pairs;
-    OK(MPI_Comm_split(MPI_COMM_WORLD, 0, me, &pairs));   /* a dup: windows span the job */
+    OK(MPI_Comm_split(MPI_COMM_WORLD, 0, me, &pairs));   /* a dup (mpi_win_comm: parts) */
     OK(MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, pairs, &base, &win));
     *base = -1;
     MPI_Group world, g;
@@ -187,10 +187,6 @@ static void shared(void)
     int nsize = 0, nrank = 0;
     OK(MPI_Comm_size(node, &nsize));
     OK(MPI_Comm_rank(node, &nrank));
-    if (nsize != np) {   /* more than one node: windows span the job */
-        OK(MPI_Comm_free(&node));
-        return;
-    }
     double *mine = NULL;
     MPI_Win win;
     OK(MPI_Win_allocate_shared(2 * sizeof(double), sizeof(double), MPI_INFO_NULL, node, &mine,
@@ -284,21 +280,6 @@ static void requests_and_types(void)
     OK(MPI_Win_free(&win));
 }
 
-static void errors(void)
-{
-    if (np < 2)
-        return;
-    /* a window over some of the ranks is refused by name */
-    MPI_Comm half;
-    OK(MPI_Comm_split(MPI_COMM_WORLD, me % 2, 0, &half));
-    OK(MPI_Comm_set_errhandler(half, MPI_ERRORS_RETURN));
-    MPI_Win win;
-    void *base;
-    CHECK(class_of(MPI_Win_allocate(8, 1, MPI_INFO_NULL, half, &base, &win)) ==
-          MPI_ERR_UNSUPPORTED_OPERATION);
-    OK(MPI_Comm_free(&half));
-}
-
 /* Edges: a narrow element filling a window of its own size (the word that
  * holds it lies past the program's bytes), and accumulates of nothing. */
 static void edges(void)
@@ -353,7 +334,6 @@ int main(int argc, char **argv)
     shared();
     dynamic();
     requests_and_types();
-    errors();
     edges();
     return mpi_test_report("mpi_rma");
 }
