@@ -48,6 +48,9 @@ struct ordo_region {
     ordo_tl_mem_t      *mem[ORDO_MAX_TL];
     ordo_tl_rkey_t    **rkeys;       /* per rank, opened by the rank's transport;
                                         &ordo_rkey_absent for a rank outside it */
+    uint64_t            slow_ops;    /* rma/: operations on it that did not complete at
+                                        once, since it was last drained for every rank
+                                        (a drain finds nothing to wait for without) */
     int                *members;     /* the ranks it spans (a context's members, in
                                         its member order); NULL: every rank */
     int                 nmembers;

@@ -456,15 +456,31 @@ static inline void om_free_reqs_give(int locked)
         pthread_mutex_unlock(&om_free_reqs_lock);
 }
 
-static inline struct MPI_ABI_Request *om_req_new(enum om_req_kind kind, MPI_Comm comm)
+/* A record, not yet a request (NULL: no memory): om_req_init makes it
+ * one, om_req_put gives it back unused (a send that completed at once
+ * needs none, so it costs no initialisation). */
+static inline struct MPI_ABI_Request *om_req_take(void)
 {
     int locked = om_free_reqs_take();
     struct MPI_ABI_Request *r = om_free_reqs;
     if (r)
         om_free_reqs = r->next_free;
     om_free_reqs_give(locked);
-    if (!r && !(r = malloc(sizeof(*r))))
-        return NULL;
+    return r ? r : malloc(sizeof(*r));
+}
+
+static inline void om_req_put(struct MPI_ABI_Request *r)
+{
+    r->magic = OM_MAGIC_DEAD;
+    int locked = om_free_reqs_take();
+    r->next_free = om_free_reqs;
+    om_free_reqs = r;
+    om_free_reqs_give(locked);
+}
+
+static inline struct MPI_ABI_Request *om_req_init(struct MPI_ABI_Request *r,
+                                                   enum om_req_kind kind, MPI_Comm comm)
+{
     /* field by field, not memset: a string store of the whole record was
      * most of a send's cost here.  done_status is written at completion,
      * before anything reads it. */
@@ -491,6 +507,12 @@ static inline struct MPI_ABI_Request *om_req_new(enum om_req_kind kind, MPI_Comm
     r->poll_seq = 0;
     r->next_free = NULL;
     return r;
+}
+
+static inline struct MPI_ABI_Request *om_req_new(enum om_req_kind kind, MPI_Comm comm)
+{
+    struct MPI_ABI_Request *r = om_req_take();
+    return r ? om_req_init(r, kind, comm) : NULL;
 }
 
 /* A persistent collective's record, with its copied arrays (persist_move.c). */
@@ -534,11 +556,7 @@ static inline void om_req_free(struct MPI_ABI_Request *r)
         om_greq_release(r);
     if (r->part)
         om_part_free(r);
-    r->magic = OM_MAGIC_DEAD;
-    int locked = om_free_reqs_take();
-    r->next_free = om_free_reqs;
-    om_free_reqs = r;
-    om_free_reqs_give(locked);
+    om_req_put(r);
 }
 /* Complete r if it is done (block when `wait`): 1 when complete (status
  * filled; a non-persistent r freed), 0 when not, < 0 an MPI error class

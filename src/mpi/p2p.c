@@ -161,12 +161,49 @@ SEND(Rsend_c, MPI_Count, OM_SEND_STD)
 SEND(Bsend, int, OM_SEND_BUFFERED)
 SEND(Bsend_c, MPI_Count, OM_SEND_BUFFERED)
 
+/* An immediate standard send of contiguous data: the record is taken
+ * first (so that no send goes out without one to report it) and made a
+ * request only when the send does not complete at once, which a short one
+ * does: it then gets the shared completed request.  0: not this case, the
+ * general path takes it. */
+static int isend_fast(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count count,
+                      MPI_Datatype type, int dest, int tag, MPI_Request *request,
+                      const char *func, int *rc)
+{
+    struct MPI_ABI_Datatype *t = om_type(type);
+    size_t bytes;
+    if (!t || !t->committed || !t->contiguous || dest < 0 || dest >= om_peer_group(c)->size ||
+        tag < 0 || tag > ORDO_TAG_MAX || om_type_bytes(t, count, &bytes) != 0)
+        return 0;
+    struct MPI_ABI_Request *r = om_req_take();
+    if (!r)
+        return 0;   /* the general path says it */
+    ordo_request_h orq = NULL;
+    ordo_status_t st = ordo_send_nb(c->oc, (const char *)buf + t->lb, bytes,
+                                    om_world_rank(c, dest), tag, &orq);
+    if (st == ORDO_INPROGRESS) {
+        om_req_init(r, OM_REQ_SEND, comm)->or_ = orq;
+        *request = r;
+        *rc = MPI_SUCCESS;
+        return 1;
+    }
+    om_req_put(r);
+    if (st == ORDO_OK)
+        *request = &om_send_done;
+    *rc = st == ORDO_OK ? MPI_SUCCESS : om_comm_failed(comm, st, func);
+    return 1;
+}
+
 static int isend_mode(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
                       MPI_Comm comm, int mode, MPI_Request *request, const char *func)
 {
     OM_COMM_ARG(c, comm, func);
     if (!request)
         return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
+    int frc;
+    if (mode == OM_SEND_STD && isend_fast(c, comm, buf, count, type, dest, tag, request, func,
+                                          &frc))
+        return frc;
     struct MPI_ABI_Request *r;
     int rc = om_isend(c, comm, buf, count, type, dest, tag, mode, &r, func);
     if (rc != MPI_SUCCESS)

@@ -59,8 +59,10 @@ static int finish_ordo(struct MPI_ABI_Request *r, ordo_status_t st, const ordo_c
     } else {
         om_status_set(&r->done_status, MPI_ANY_SOURCE, MPI_ANY_TAG, err, 0, 0);
     }
-    free(r->pack);
-    r->pack = NULL;
+    if (r->pack) {   /* most have none: no call */
+        free(r->pack);
+        r->pack = NULL;
+    }
     if (r->utype) {
         om_type_release(r->utype);
         r->utype = NULL;
@@ -205,25 +207,33 @@ OM_ALIAS(Test)
  * reqs in one ordo_request_waitall, chunk by chunk, so that one progress
  * pass serves them all (a wait per request would run a pass for each);
  * their outcomes go into their statuses, and the caller's loop then finds
- * them complete. */
-static void wait_together(int count, MPI_Request reqs[])
+ * them complete.  With release (no statuses wanted), one that succeeded
+ * is released at once and its handle nulled: the caller's loop passes it
+ * by. */
+static void wait_together(int count, MPI_Request reqs[], int release)
 {
     enum { CHUNK = 64 };
     ordo_request_h h[CHUNK];
     ordo_completion_t ci[CHUNK];
-    struct MPI_ABI_Request *of[CHUNK];
+    int at[CHUNK];
     int n = 0;
     for (int i = 0; i <= count; i++) {
-        struct MPI_ABI_Request *r = i < count ? req_of(reqs[i]) : NULL;
-        if (r && !r->completed && r->or_ && !r->or2 && !r->persistent) {
-            of[n] = r;
+        struct MPI_ABI_Request *r = i < count ? reqs[i] : NULL;   /* checked by the caller */
+        if (r && r != MPI_REQUEST_NULL && !r->completed && r->or_ && !r->or2 &&
+            !r->persistent) {
+            at[n] = i;
             h[n++] = r->or_;
         }
         if (n == CHUNK || (i == count && n > 0)) {
             ordo_request_waitall((size_t)n, h, ci);
             for (int k = 0; k < n; k++) {
-                of[k]->or_ = NULL;
-                finish_ordo(of[k], ci[k].error, &ci[k]);
+                struct MPI_ABI_Request *q = reqs[at[k]];
+                q->or_ = NULL;
+                if (finish_ordo(q, ci[k].error, &ci[k]) == MPI_SUCCESS && release &&
+                    !q->greq) {
+                    om_req_free(q);
+                    reqs[at[k]] = MPI_REQUEST_NULL;
+                }
             }
             n = 0;
         }
@@ -255,12 +265,16 @@ static int all_of(int count, MPI_Request reqs[], MPI_Status statuses[], int wait
         }
         *flag = 1;
     } else {
-        wait_together(count, reqs);
+        wait_together(count, reqs, statuses == MPI_STATUSES_IGNORE);
     }
     int failed = 0, ignore = statuses == MPI_STATUSES_IGNORE;
     MPI_Comm comm = MPI_COMM_SELF;
     for (int i = 0; i < count; i++) {
         MPI_Status one;
+        if (ignore && (reqs[i] == MPI_REQUEST_NULL || reqs[i] == &om_send_done)) {
+            reqs[i] = MPI_REQUEST_NULL;   /* released by wait_together, or nothing to do */
+            continue;
+        }
         struct MPI_ABI_Request *r = req_of(reqs[i]);
         if (r)
             comm = r->comm;

@@ -272,6 +272,7 @@ ordo_status_t rma_issue_now(struct ordo_stream *s, struct ordo_request *op,
     op->fence_seq = s->fence_seq;
     op->state = ORDO_OP_INFLIGHT;
     op->user_held = req_p != NULL;
+    __atomic_fetch_add(&op->region->slow_ops, 1, __ATOMIC_RELAXED);
     ordo_op_append(s, op);
     count_ordered(s, op);
     if (req_p)
@@ -299,6 +300,7 @@ ordo_status_t rma_defer(struct ordo_stream *s, struct ordo_request *op, ordo_req
     op->fence_seq = s->fence_seq;
     op->state = ORDO_OP_DEFERRED;
     op->user_held = req_p != NULL;
+    __atomic_fetch_add(&op->region->slow_ops, 1, __ATOMIC_RELAXED);
     ordo_op_append(s, op);
     s->ndeferred++;
     s->stats.ops_deferred++;
@@ -368,6 +370,18 @@ ordo_status_t rma_region_drain(struct ordo_region *r, int rank, int local_only)
 {
     ordo_status_t st = ORDO_OK;
     ordo_ctx->region_drains++;   /* a wait: the next long transfer is alone again */
+    /* Every operation on r since its last drain for every rank completed
+     * at once (the CPU copied it; a failure was returned then): nothing
+     * of r is pending or failed on any stream (an MPI flush after puts on
+     * shared memory comes here).  A full drain for every rank starts the
+     * count again; the streams it walks are then empty of r. */
+    uint64_t slow = rank < 0 && !local_only
+                        ? __atomic_exchange_n(&r->slow_ops, 0, __ATOMIC_ACQ_REL)
+                        : __atomic_load_n(&r->slow_ops, __ATOMIC_ACQUIRE);
+    if (slow == 0) {
+        atomic_thread_fence(memory_order_release);
+        return ORDO_OK;
+    }
     for (struct ordo_stream *s = ordo_ctx->streams; s; s = s->next) {
         /* most streams have nothing in flight and nothing to report: a
          * look each, no lock (an MPI flush after one put comes here) */
