@@ -234,6 +234,7 @@ typedef struct ofi_iface {
      * unordered traffic, and the RMA bytes in flight on each lane */
     uint8_t           *peer_lane;     /* [rank] */
     size_t             lane_inflight[OFI_LANES_MAX];
+    uint64_t           lane_short_at[OFI_LANES_MAX];   /* when its last short put came */
     /* memory registration */
     uint64_t           mr_mode;
     int                mr_local;      /* local buffers need descriptors */
@@ -310,6 +311,10 @@ typedef struct ofi_iface {
  * to the least loaded one. */
 #define OFI_LANE_LARGE (64u << 10)
 #define OFI_LANE_BUSY  (256u << 10)
+/* A short put this long after the lane's last one, on an idle lane, goes
+ * alone rather than in a batch: a put the program then waits for, where
+ * puts of a window come tens of nanoseconds apart (ofi_rma.c, transfer). */
+#define OFI_ALONE_GAP_NS 2000u
 /* The lane for an operation of len bytes to rank; ordered ones take lane 0,
  * whose endpoint keeps the order (ordered_pairs).  Counted in the stats. */
 unsigned ofi_lane_pick(ofi_iface_t *o, int rank, size_t len, int ordered);
