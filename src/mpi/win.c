@@ -179,19 +179,29 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
                       "MPI_Win_allocate_shared");
     if (rc != MPI_SUCCESS)
         return rc;
-    /* every rank's memory must be mapped here: ranks of one node */
+    /* every rank's memory must be mapped here: ranks of one node.  Agreed
+     * (the lowest verdict), so that every rank frees the window together
+     * when one cannot map another's memory: a free is collective. */
     struct MPI_ABI_Win *w = *win;
-    for (int i = 0; i < w->group->size; i++) {
+    int32_t unmapped = -1, first = -1;
+    for (int i = 0; i < w->group->size && unmapped < 0; i++) {
         void *p = NULL;
         size_t sz = 0;
         ordo_region_size(w->region, w->group->ranks[i], &sz);
-        if (sz && ordo_region_ptr(w->region, w->group->ranks[i], &p) != ORDO_OK) {
-            PMPI_Win_free(win);
-            return om_comm_error(comm, MPI_ERR_RMA_SHARED, "MPI_Win_allocate_shared",
-                                 "rank %d's memory cannot be mapped here (another node?)", i);
-        }
+        if (sz && ordo_region_ptr(w->region, w->group->ranks[i], &p) != ORDO_OK)
+            unmapped = i;
     }
-    return MPI_SUCCESS;
+    int32_t mine = unmapped < 0 ? INT32_MAX : unmapped;
+    struct MPI_ABI_Comm *c = om_comm(comm);
+    if (!c || ordo_coll_allreduce(c->oc, &mine, &first, 1, ORDO_DT_INT32, ORDO_REDUCE_MIN) !=
+                  ORDO_OK)
+        first = mine == INT32_MAX ? 0 : mine;   /* cannot agree: say what this rank saw */
+    if (first == INT32_MAX)
+        return MPI_SUCCESS;
+    PMPI_Win_free(win);
+    return om_comm_error(comm, MPI_ERR_RMA_SHARED, "MPI_Win_allocate_shared",
+                         "rank %d's memory cannot be mapped by every rank (another node?)",
+                         (int)first);
 }
 OM_ALIAS(Win_allocate_shared)
 

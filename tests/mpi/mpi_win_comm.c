@@ -141,6 +141,15 @@ static void node_shared(void)
     OK(MPI_Win_free(&win));
     OK(MPI_Group_free(&ng));
     OK(MPI_Group_free(&wg));
+    if (nsize != np) {
+        /* over ranks of two nodes: refused on every rank together */
+        MPI_Comm all;
+        OK(MPI_Comm_dup(MPI_COMM_WORLD, &all));
+        OK(MPI_Comm_set_errhandler(all, MPI_ERRORS_RETURN));
+        CHECK(class_of(MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, all, &mine, &win)) ==
+              MPI_ERR_RMA_SHARED);
+        OK(MPI_Comm_free(&all));
+    }
     OK(MPI_Comm_free(&node));
 }
 
