@@ -31,7 +31,30 @@ case $launcher in
         done
         exit "$status" ;;
     mpich)
-        exec mpirun.mpich -n "$np" "$@" ;;
+        # Hydra (MPICH 4.0) now and then fails its own start-up with
+        # "assert (!closed) failed" in its PMI server (pmodels/mpich#7036,
+        # fixed upstream in 2024): the job is started once more when that is
+        # the failure, said on stderr; any other failure stands.
+        log=$(mktemp /tmp/ordo-hydra.XXXXXX)
+        trap 'rm -f "$log"' EXIT
+        for attempt in 1 2; do
+            mpirun.mpich -n "$np" "$@" 2> >(tee "$log" >&2) &
+            child=$!
+            for sig in TERM INT HUP QUIT USR1 USR2; do
+                trap "kill -$sig $child 2>/dev/null" "$sig"
+            done
+            status=0
+            while :; do
+                wait "$child" && status=0 || status=$?
+                kill -0 "$child" 2>/dev/null || break
+            done
+            sleep 0.2   # tee has the last of stderr in the log
+            if [ "$status" = 0 ] || [ "$attempt" = 2 ] ||
+               ! grep -q 'assert (!closed) failed' "$log"; then
+                exit "$status"
+            fi
+            echo "run_with.sh: Hydra failed its own start-up (pmodels/mpich#7036); once more" >&2
+        done ;;
     *)
         echo "run_with.sh: unknown launcher '$launcher' (openmpi, mpich)" >&2
         exit 2 ;;
