@@ -119,19 +119,27 @@ int om_isend(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count c
     return MPI_SUCCESS;
 }
 
+/* The case the standard sends hand to ordo straight, blocking or not:
+ * a committed contiguous type (whose data starts at buf: its lower bound
+ * is 0), a rank of the peer group, a tag of ordo's range; *bytes_p its
+ * length.  0: the general path checks, and names what is wrong. */
+static inline int plain_send(struct MPI_ABI_Comm *c, MPI_Count count, MPI_Datatype type,
+                             int dest, int tag, size_t *bytes_p)
+{
+    struct MPI_ABI_Datatype *t = om_type(type);
+    return t && t->committed && t->contiguous && dest >= 0 && dest < om_peer_group(c)->size &&
+           check_tag(tag, 0) == MPI_SUCCESS && om_type_bytes(t, count, bytes_p) == 0;
+}
+
 /* A blocking send: the fast path sends contiguous data straight. */
 static int send_mode(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
                      MPI_Comm comm, int mode, const char *func)
 {
     OM_COMM_ARG(c, comm, func);
-    struct MPI_ABI_Datatype *t = om_type(type);
-    if (mode == OM_SEND_STD && t && t->contiguous && t->committed && count >= 0 &&
-        dest >= 0 && dest < om_peer_group(c)->size && tag >= 0) {
-        size_t bytes;
-        if (om_type_bytes(t, count, &bytes) == 0) {
-            ordo_status_t st = ordo_send(c->oc, buf, bytes, om_world_rank(c, dest), tag);
-            return st == ORDO_OK ? MPI_SUCCESS : om_comm_failed(comm, st, func);
-        }
+    size_t bytes;
+    if (mode == OM_SEND_STD && plain_send(c, count, type, dest, tag, &bytes)) {
+        ordo_status_t st = ordo_send(c->oc, buf, bytes, om_world_rank(c, dest), tag);
+        return st == ORDO_OK ? MPI_SUCCESS : om_comm_failed(comm, st, func);
     }
     struct MPI_ABI_Request *r;
     int rc = om_isend(c, comm, buf, count, type, dest, tag, mode, &r, func);
@@ -170,17 +178,14 @@ static int isend_fast(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MP
                       MPI_Datatype type, int dest, int tag, MPI_Request *request,
                       const char *func, int *rc)
 {
-    struct MPI_ABI_Datatype *t = om_type(type);
     size_t bytes;
-    if (!t || !t->committed || !t->contiguous || dest < 0 || dest >= om_peer_group(c)->size ||
-        tag < 0 || tag > ORDO_TAG_MAX || om_type_bytes(t, count, &bytes) != 0)
+    if (!plain_send(c, count, type, dest, tag, &bytes))
         return 0;
     struct MPI_ABI_Request *r = om_req_take();
     if (!r)
         return 0;   /* the general path says it */
     ordo_request_h orq = NULL;
-    ordo_status_t st = ordo_send_nb(c->oc, (const char *)buf + t->lb, bytes,
-                                    om_world_rank(c, dest), tag, &orq);
+    ordo_status_t st = ordo_send_nb(c->oc, buf, bytes, om_world_rank(c, dest), tag, &orq);
     if (st == ORDO_INPROGRESS) {
         om_req_init(r, OM_REQ_SEND, comm)->or_ = orq;
         *request = r;

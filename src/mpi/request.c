@@ -229,8 +229,7 @@ static void wait_together(int count, MPI_Request reqs[], int release)
             for (int k = 0; k < n; k++) {
                 struct MPI_ABI_Request *q = reqs[at[k]];
                 q->or_ = NULL;
-                if (finish_ordo(q, ci[k].error, &ci[k]) == MPI_SUCCESS && release &&
-                    !q->greq) {
+                if (finish_ordo(q, ci[k].error, &ci[k]) == MPI_SUCCESS && release) {
                     om_req_free(q);
                     reqs[at[k]] = MPI_REQUEST_NULL;
                 }
