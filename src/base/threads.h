@@ -156,11 +156,13 @@ static inline void ordo_threads_leave(const int *held)
 #define ORDO_THREADS_CAT(a, b)  ORDO_THREADS_CAT2(a, b)
 
 /* At the top of a public call returning ordo_status_t: refuses a thread
- * the level does not allow, or holds the lock until the call returns. */
-#define ORDO_THREADS_GUARD()                                                           \
+ * the level does not allow, or holds the lock until the call returns.
+ * _AS: in a helper serving several calls, the name of the one called. */
+#define ORDO_THREADS_GUARD() ORDO_THREADS_GUARD_AS(__func__)
+#define ORDO_THREADS_GUARD_AS(name)                                                    \
     if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_CHECK) &&                      \
         !ordo_threads_on_initial())                                                    \
-        return ordo_threads_refuse(__func__);                                          \
+        return ordo_threads_refuse(name);                                              \
     int ORDO_THREADS_CAT(ordo_threads_held_, __LINE__)                                 \
         __attribute__((cleanup(ordo_threads_leave), unused)) = ordo_threads_enter()
 

@@ -84,6 +84,14 @@ int main(void)
     /* bad parameters */
     CHECK_STATUS(ordo_put(NULL, NULL, 8, r, 0, 0, 0), ORDO_ERR_INVALID_PARAM);
     CHECK_STATUS(ordo_put(NULL, buf, 8, r, 0, 0, 0x80), ORDO_ERR_INVALID_PARAM);
+    /* every unknown bit, the top one too (the library marks its non-blocking
+     * put with it inside): refused by both forms */
+    for (int bit = 1; bit < 32; bit++) {
+        unsigned f = 1u << bit;
+        CHECK_STATUS(ordo_put(NULL, buf, 8, r, 0, 0, f), ORDO_ERR_INVALID_PARAM);
+        CHECK_STATUS(ordo_put_nb(NULL, buf, 8, r, 0, 0, f, NULL), ORDO_ERR_INVALID_PARAM);
+        CHECK_STATUS(ordo_put_nb(NULL, buf, 8, r, 0, 0, f, &req), ORDO_ERR_INVALID_PARAM);
+    }
     CHECK_STATUS(ordo_region_alloc(64, 0, NULL, &base), ORDO_ERR_INVALID_PARAM);
     CHECK_STATUS(ordo_region_create(NULL, 64, 0, &r), ORDO_ERR_INVALID_PARAM);
     ordo_stream_params_t sp = {.field_mask = ORDO_STREAM_FIELD_ORDER, .order = (ordo_order_t)9};
