@@ -197,7 +197,7 @@ static inline void bs_put(void *dst, const void *src, size_t n, int pe)
 }
 static inline void bs_put_nbi(void *dst, const void *src, size_t n, int pe)
 {
-    ordo_put_nb(bs_stream, src, n, bs_heap, pe, bs_off(dst), 0, NULL);
+    ordo_put_nbi(bs_stream, src, n, bs_heap, pe, bs_off(dst), 0);
 }
 static inline void bs_get(void *dst, const void *src, size_t n, int pe)
 {
@@ -250,7 +250,7 @@ static inline void bs_cput(void *dst, const void *src, size_t n, int pe)
 }
 static inline void bs_cput_nbi(void *dst, const void *src, size_t n, int pe)
 {
-    ordo_put_nb(bs_ctx, src, n, bs_heap, pe, bs_off(dst), 0, NULL);
+    ordo_put_nbi(bs_ctx, src, n, bs_heap, pe, bs_off(dst), 0);
 }
 static inline void bs_cquiet(void) { ordo_quiet(bs_ctx); }
 static inline uint64_t bs_fetch_add(uint64_t *dst, uint64_t v, int pe)

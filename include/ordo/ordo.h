@@ -368,6 +368,12 @@ ORDO_API ordo_status_t ordo_put_nb(ordo_stream_h stream, const void *src, size_t
 ORDO_API ordo_status_t ordo_get_nb(ordo_stream_h stream, void *dst, size_t len,
                                    ordo_region_h region, int rank, size_t offset,
                                    unsigned flags, ordo_request_h *req_p);
+/* ordo_put_nb with req_p NULL (OpenSHMEM's put_nbi), taking ordo_put's
+ * arguments: the two share one code path, so that a window of these is
+ * never slower than the same window of blocking puts. */
+ORDO_API ordo_status_t ordo_put_nbi(ordo_stream_h stream, const void *src, size_t len,
+                                    ordo_region_h region, int rank, size_t offset,
+                                    unsigned flags);
 
 /* ----------------------------------------------------- one-sided: atomics */
 

@@ -196,7 +196,7 @@ static inline int xfer_fast(int is_put, void *obuf, MPI_Count ocount, MPI_Dataty
         __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off))
         return 0;
     int world = w->group->ranks[rank];
-    ordo_status_t st = is_put ? ordo_put_nb(w->data, obuf, bytes, w->region, world, off, 0, NULL)
+    ordo_status_t st = is_put ? ordo_put_nbi(w->data, obuf, bytes, w->region, world, off, 0)
                               : ordo_get_nb(w->data, obuf, bytes, w->region, world, off, 0, NULL);
     *rc = st == ORDO_OK || st == ORDO_INPROGRESS ? MPI_SUCCESS : rma_failed(win, st, func);
     return 1;

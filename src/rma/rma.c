@@ -373,7 +373,7 @@ put_implicit(ordo_stream_h stream, const void *src, size_t len, ordo_region_h re
         transfer_fast(stream, ORDO_OP_PUT, (void *)src, len, region, rank, offset, f, NULL))
         return ORDO_OK;
     int blocking = !(flags & PUT_IMPLICIT_NB);
-    const char *name = blocking ? "ordo_put" : "ordo_put_nb";
+    const char *name = blocking ? "ordo_put" : "ordo_put_nbi";
     ORDO_THREADS_GUARD_AS(name);
     ordo_activity_enter(name);
     return put_common(stream, src, len, region, rank, offset, f, NULL, blocking);
@@ -381,10 +381,10 @@ put_implicit(ordo_stream_h stream, const void *src, size_t len, ordo_region_h re
 
 /* A caller's flags holding that bit: refused as any unknown flag is. */
 static __attribute__((noinline, cold)) ordo_status_t
-put_unknown_flag(ordo_stream_h stream, const void *src, size_t len, ordo_region_h region,
-                 int rank, size_t offset, unsigned flags, ordo_request_h *req_p)
+put_unknown_flag(const char *name, ordo_stream_h stream, const void *src, size_t len,
+                 ordo_region_h region, int rank, size_t offset, unsigned flags,
+                 ordo_request_h *req_p)
 {
-    const char *name = req_p ? "ordo_put_nb" : "ordo_put";
     ORDO_THREADS_GUARD_AS(name);
     ordo_activity_enter(name);
     return put_common(stream, src, len, region, rank, offset, flags, req_p, 1);
@@ -394,8 +394,19 @@ ORDO_API ordo_status_t ordo_put(ordo_stream_h stream, const void *src, size_t le
                                 ordo_region_h region, int rank, size_t offset, unsigned flags)
 {
     if (ORDO_UNLIKELY(flags & PUT_IMPLICIT_NB))
-        return put_unknown_flag(stream, src, len, region, rank, offset, flags, NULL);
+        return put_unknown_flag("ordo_put", stream, src, len, region, rank, offset, flags,
+                                NULL);
     return put_implicit(stream, src, len, region, rank, offset, flags);
+}
+
+ORDO_API ordo_status_t ordo_put_nbi(ordo_stream_h stream, const void *src, size_t len,
+                                    ordo_region_h region, int rank, size_t offset,
+                                    unsigned flags)
+{
+    if (ORDO_UNLIKELY(flags & PUT_IMPLICIT_NB))
+        return put_unknown_flag("ordo_put_nbi", stream, src, len, region, rank, offset, flags,
+                                NULL);
+    return put_implicit(stream, src, len, region, rank, offset, flags | PUT_IMPLICIT_NB);
 }
 
 static __attribute__((noinline)) ordo_status_t
@@ -415,7 +426,8 @@ ORDO_API ordo_status_t ordo_put_nb(ordo_stream_h stream, const void *src, size_t
                                    unsigned flags, ordo_request_h *req_p)
 {
     if (ORDO_UNLIKELY(flags & PUT_IMPLICIT_NB))
-        return put_unknown_flag(stream, src, len, region, rank, offset, flags, req_p);
+        return put_unknown_flag("ordo_put_nb", stream, src, len, region, rank, offset, flags,
+                                req_p);
     if (req_p != NULL)
         return put_nb_request(stream, src, len, region, rank, offset, flags, req_p);
     return put_implicit(stream, src, len, region, rank, offset, flags | PUT_IMPLICIT_NB);

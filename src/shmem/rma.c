@@ -46,7 +46,7 @@ ordo_shmem_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *sou
     if (!bytes_of(routine, nelems, size, &bytes) || !target(routine, ctx, dest, bytes, &pe, &s, &r, &off) ||
         bytes == 0)
         return;
-    check(routine, nbi ? ordo_put_nb(s, source, bytes, r, pe, off, 0, NULL)
+    check(routine, nbi ? ordo_put_nbi(s, source, bytes, r, pe, off, 0)
                        : ordo_put(s, source, bytes, r, pe, off, 0));
 }
 

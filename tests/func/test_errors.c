@@ -90,6 +90,7 @@ int main(void)
         unsigned f = 1u << bit;
         CHECK_STATUS(ordo_put(NULL, buf, 8, r, 0, 0, f), ORDO_ERR_INVALID_PARAM);
         CHECK_STATUS(ordo_put_nb(NULL, buf, 8, r, 0, 0, f, NULL), ORDO_ERR_INVALID_PARAM);
+        CHECK_STATUS(ordo_put_nbi(NULL, buf, 8, r, 0, 0, f), ORDO_ERR_INVALID_PARAM);
         CHECK_STATUS(ordo_put_nb(NULL, buf, 8, r, 0, 0, f, &req), ORDO_ERR_INVALID_PARAM);
     }
     CHECK_STATUS(ordo_region_alloc(64, 0, NULL, &base), ORDO_ERR_INVALID_PARAM);

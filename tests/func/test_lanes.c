@@ -140,7 +140,7 @@ static void ordered_modes_hold(ordo_region_h r, area_t *mine, ordo_order_t order
                 size_t len = (size_t)(next_random(&seed) % 8192) + 1;
                 CHECK(ordo_put_nb(s, src, len, r, 1, offsetof(area_t, data), 0, NULL) >= 0);
                 vals[i] = t * 1000 + (uint64_t)i;
-                CHECK(ordo_put_nb(s, &vals[i], 8, r, 1, offsetof(area_t, word), 0, NULL) >= 0);
+                CHECK(ordo_put_nbi(s, &vals[i], 8, r, 1, offsetof(area_t, word), 0) >= 0);
             }
             vals[PER_TRIAL] = t;
             CHECK(ordo_put_nb(s, &vals[PER_TRIAL], 8, r, 1, offsetof(area_t, flag), 0, NULL) >=

@@ -164,7 +164,7 @@ static void kinds_keep_order(ordo_region_h r, area_t *mine)
                 v += 10;
                 vals[i] = v;
                 if (kind == 0) {
-                    CHECK_OK(ordo_put_nb(NULL, &vals[i], 8, r, 1, at, 0, NULL));
+                    CHECK_OK(ordo_put_nbi(NULL, &vals[i], 8, r, 1, at, 0));
                 } else if (kind == 1) {
                     memcpy(longbuf[i], &vals[i], 8);
                     CHECK(ordo_put_nb(NULL, longbuf[i], LONG_LEN, r, 1, at, 0, NULL) >= 0);
