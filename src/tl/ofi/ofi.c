@@ -118,7 +118,11 @@ void ofi_poll(ofi_iface_t *o)
     if (o->polling)
         return;
     o->polling = 1;
+    unsigned now = ++o->polls;
+    int all = o->poll_all || now % OFI_COLD_POLL_EVERY == 0;
     for (int l = 0; l < o->nlanes; l++) {
+        if (!all && now - o->lane_used_at[l] > OFI_LANE_COLD_POLLS)
+            continue;   /* cold: its turn comes */
         ofi_lane_t *lane = &o->lane[l];
         struct fi_cq_msg_entry ev[OFI_CQ_BATCH];
         for (int round = 0; round < 4; round++) {
@@ -129,6 +133,7 @@ void ofi_poll(ofi_iface_t *o)
             }
             if (n <= 0)
                 break;
+            o->lane_used_at[l] = now;
             for (ssize_t i = 0; i < n; i++) {
                 ofi_ctx_t *ctx = ev[i].op_context;
                 if (ctx == NULL)
@@ -150,12 +155,14 @@ unsigned ofi_lane_pick(ofi_iface_t *o, int rank, size_t len, int ordered)
 {
     if (ordered || o->nlanes == 1) {
         o->super.lane_ops[0]++;
+        ofi_lane_used(o, 0);
         return 0;
     }
     unsigned cur = o->peer_lane[rank];
     if (len < OFI_LANE_LARGE && o->lane_inflight[cur] < OFI_LANE_BUSY) {
         o->super.lane_ops[cur]++;
         o->super.lane_kept++;
+        ofi_lane_used(o, cur);
         return cur;
     }
     /* the least loaded lane; on a tie another than cur (looked at last) */
@@ -168,6 +175,7 @@ unsigned ofi_lane_pick(ofi_iface_t *o, int rank, size_t len, int ordered)
     if (len < OFI_LANE_LARGE)
         o->peer_lane[rank] = (uint8_t)best;   /* the peer moves off its busy lane */
     o->super.lane_ops[best]++;
+    ofi_lane_used(o, best);
     if (best == cur)
         o->super.lane_kept++;
     else
@@ -377,9 +385,11 @@ static ordo_status_t exchange_addresses(ofi_iface_t *o)
     ordo_status_t st = ORDO_ERR_NO_MEMORY;
     if (all == NULL || names == NULL || o->addr == NULL || o->peer_lane == NULL)
         goto out;
-    /* unordered traffic starts off lane 0, which carries the ordered */
+    /* unordered traffic starts off lane 0, which carries the ordered, on a
+     * lane both ranks of a pair pick (what one sends and what it is sent
+     * share an endpoint, polled once), spread over the pairs */
     for (int r = 0; r < o->size && o->nlanes > 1; r++)
-        o->peer_lane[r] = (uint8_t)(1 + r % (o->nlanes - 1));
+        o->peer_lane[r] = (uint8_t)(1 + (unsigned)(r + o->rank) % (unsigned)(o->nlanes - 1));
     st = ordo_boot_allgather(o->boot, "ordo.ofi.card", &mine, sizeof(mine), all);
     if (st != ORDO_OK)
         goto out;

@@ -235,6 +235,11 @@ typedef struct ofi_iface {
     uint8_t           *peer_lane;     /* [rank] */
     size_t             lane_inflight[OFI_LANES_MAX];
     uint64_t           lane_short_at[OFI_LANES_MAX];   /* when its last short put came */
+    /* lanes polled (ofi_poll): those that carried something lately, every
+     * lane each OFI_COLD_POLL_EVERY-th time */
+    unsigned           lane_used_at[OFI_LANES_MAX];    /* polls at its last post or completion */
+    unsigned           polls;         /* ofi_poll calls: the lanes' clock */
+    int                poll_all;      /* the helper's turn: every lane */
     /* memory registration */
     uint64_t           mr_mode;
     int                mr_local;      /* local buffers need descriptors */
@@ -315,6 +320,19 @@ typedef struct ofi_iface {
  * alone rather than in a batch: a put the program then waits for, where
  * puts of a window come tens of nanoseconds apart (ofi_rma.c, transfer). */
 #define OFI_ALONE_GAP_NS 2000u
+/* A lane that carried nothing over the last OFI_LANE_COLD_POLLS polls is
+ * polled only every OFI_COLD_POLL_EVERY-th time: reading an empty
+ * completion queue drives the provider's progress over its endpoint (a
+ * system call on tcp), and every lane read every time made a window of
+ * 8-byte messages over 4 lanes 10-25% slower than over one, also on a
+ * machine with idle cores.  Counted in polls, not time: no clock read per
+ * operation, and a program that polls rarely keeps its lanes warm. */
+#define OFI_LANE_COLD_POLLS 1024u
+#define OFI_COLD_POLL_EVERY 8u
+static inline void ofi_lane_used(ofi_iface_t *o, unsigned lane)
+{
+    o->lane_used_at[lane] = o->polls;
+}
 /* The lane for an operation of len bytes to rank; ordered ones take lane 0,
  * whose endpoint keeps the order (ordered_pairs).  Counted in the stats. */
 unsigned ofi_lane_pick(ofi_iface_t *o, int rank, size_t len, int ordered);

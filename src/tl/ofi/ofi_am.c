@@ -366,7 +366,11 @@ static inline unsigned am_lane(ofi_iface_t *o, int rank)
 {
     /* Any lane will do (the layer above rebuilds the order it needs): the
      * peer's current one, so that short messages share a bundle. */
-    return o->nlanes == 1 ? 0 : o->peer_lane[rank];
+    if (o->nlanes == 1)
+        return 0;
+    unsigned l = o->peer_lane[rank];
+    ofi_lane_used(o, l);
+    return l;
 }
 
 ordo_status_t ofi_am_short(ordo_tl_iface_t *iface, int rank, const void *hdr, size_t hdrlen,

@@ -123,7 +123,9 @@ static void *helper(void *arg)
         if (idle >= HELPER_IDLE_NS) {
             ordo_quiesce_work_begin();
             if (pthread_mutex_trylock(&o->lock) == 0) {
+                o->poll_all = 1;   /* rare: every lane, cold ones too */
                 ofi_work(o);
+                o->poll_all = 0;
                 if (o->nparked > o->nrx / 2)
                     ofi_am_spill(o);   /* keep buffers posted for atomics it serves */
                 pthread_mutex_unlock(&o->lock);
