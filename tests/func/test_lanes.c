@@ -76,7 +76,8 @@ static void relaxed_reorders(ordo_region_h r, int expect)
 }
 
 /* A relaxed stream takes lanes where spreading pays: short puts keep to
- * one lane (their batches fill as on one lane), large transfers spread. */
+ * one lane (their batches fill as on one lane), large transfers in flight
+ * together spread. */
 static void relaxed_keeps_short_puts_together(ordo_region_h r, int lanes)
 {
     ordo_stream_params_t sp = {.field_mask = ORDO_STREAM_FIELD_ORDER,
@@ -95,8 +96,10 @@ static void relaxed_keeps_short_puts_together(ordo_region_h r, int lanes)
             CHECK_OK(ordo_quiet(s));
         }
         char *big = calloc(1, BIG);
+        /* issued together: the first keeps to the idle current lane, the
+         * next find it loaded and spread */
         for (int i = 0; i < 8; i++)
-            CHECK_OK(ordo_put(s, big, BIG, r, 1, offsetof(area_t, data), 0));
+            CHECK(ordo_put_nbi(s, big, BIG, r, 1, offsetof(area_t, data), 0) >= 0);
         CHECK_OK(ordo_quiet(s));
         free(big);
         CHECK_OK(ordo_stats_get(&b));

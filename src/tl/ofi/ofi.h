@@ -311,9 +311,9 @@ typedef struct ofi_iface {
 /* Unordered operations keep to their peer's current lane, so that short
  * puts fill one batch and short messages one bundle, as on one lane; a
  * transfer of at least OFI_LANE_LARGE bytes goes to the lane with the fewest
- * bytes in flight (another than the current one on a tie, so what follows
- * passes it), and a peer whose lane has OFI_LANE_BUSY bytes in flight moves
- * to the least loaded one. */
+ * bytes in flight (the current one on a tie: a lone large put stays with
+ * what follows it), and a peer whose lane has OFI_LANE_BUSY bytes in flight
+ * moves to the least loaded one. */
 #define OFI_LANE_LARGE (64u << 10)
 #define OFI_LANE_BUSY  (256u << 10)
 /* A short put this long after the lane's last one, on an idle lane, goes
