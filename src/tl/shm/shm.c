@@ -458,14 +458,20 @@ static inline int copy_here(const shm_iface_t *s, size_t len, unsigned flags,
 /* The same for the kernel's single copy.  It moves a fraction of what a
  * plain copy does (pages pinned, copied by the kernel, the data hot in the
  * other process's cache), so a transfer waited for alone goes to the
- * engines' parallel chunks once it makes two, where a mapped one stays on
- * the CPU up to its L2 cache (16-core Xeon, a rendezvous's halves, one-way:
- * 1 MiB 49.7 us by the CPUs against 31.1 with the engines, 4 MiB 278
- * against 157).  An explicit ORDO_PIO_MAX still decides. */
+ * engines' parallel chunks once it makes CMA_ENGINE_CHUNKS of them, where a
+ * mapped one stays on the CPU up to its L2 cache.  A 16-core Xeon, 2
+ * ranks, a rendezvous's halves (engines on at 2 chunks, against the CPUs;
+ * MPICH 5 beside): one-way 1 MiB 27-36 us against 46-50 (MPICH 92-95), 4
+ * MiB 151-162 against 240-244 (440-448); a window of 4 MiB messages 32-33
+ * GB/s against 18-19 (10-21), but of 1 MiB ones 27-30 against 32-35: there
+ * the CPUs' halves keep up, and the engines' hand-offs cost more than they
+ * add.  So from 4 chunks (1 MiB halves: 2 MiB messages).  An explicit
+ * ORDO_PIO_MAX still decides. */
+#define CMA_ENGINE_CHUNKS 4
 static inline int cma_copy_here(const shm_iface_t *s, size_t len, unsigned flags,
                                 const ordo_tl_comp_t *comp)
 {
-    if (comp != NULL && (flags & ORDO_TL_OP_COPY_NOW) && len > s->chunk &&
+    if (comp != NULL && (flags & ORDO_TL_OP_COPY_NOW) && len >= CMA_ENGINE_CHUNKS * s->chunk &&
         s->engines.nthreads > 0 && ordo_config.pio_max == SIZE_MAX)
         return 0;
     return copy_here(s, len, flags, comp);
