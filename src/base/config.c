@@ -118,7 +118,7 @@ static const ordo_setting_t settings[] = {
      "Two-sided rendezvous used above the eager limit: get (the receiver pulls) or put "
      "(the receiver answers with its buffer and the sender pushes)", rndv_names,
      FIELD(rndv), 0, 0},
-    {"ORDO_RNDV_SPLIT", ORDO_SETTING_SIZE, "512K",
+    {"ORDO_RNDV_SPLIT", ORDO_SETTING_SIZE, "128K",
      "Two-sided: a rendezvous-get of at least this many bytes is copied by both sides at "
      "once (the receiver gets the front half, the sender puts the back half), so a sender "
      "that waits anyway copies too; 0: off", NULL, FIELD(rndv_split), 0, 0},

@@ -221,6 +221,8 @@ static double single_copy_us(const ordo_machine_t *m, size_t len, size_t split)
  * copy (fragments of eager_max) is no slower than the single copy, below
  * the first one that is slower; 0 when even the first is; SIZE_MAX when
  * none is. */
+#define PIPE_SPLIT_MIN ((size_t)512 << 10)
+
 static size_t pipe_limit(const ordo_machine_t *m, size_t eager_max, size_t split)
 {
     size_t last = 0;
@@ -320,8 +322,16 @@ void ordo_auto_eager(const ordo_machine_t *m, int ranks_here, size_t short_max,
      * copy is taken at the kernel's rate, and nothing is pipelined. */
     int crowded = ranks_here > 2;
     double C = crowded ? 0 : m->copy_GBps;
+    /* The pipeline's limit takes the split from 512 KiB at the earliest:
+     * below, where bounce buffers serve, the model's twice-as-fast split
+     * overstates it (2-core EPYC, split from 128 KiB instead of the
+     * pipeline: 128-256 KiB 1.2-1.5x slower), while where the single copy
+     * serves anyway the split pays from 128 KiB (16-core Xeon, one-way 128
+     * KiB 7.3-9.4 us against 11.9-12.8, a window of 256 KiB 23-25 GB/s
+     * against 14-15). */
     if (C > 0)
-        c->pipe_max = pipe_limit(m, eager_max, split);
+        c->pipe_max = pipe_limit(m, eager_max, split && split < PIPE_SPLIT_MIN ? PIPE_SPLIT_MIN
+                                                                             : split);
     pipe_why(tail, sizeof(tail), c->pipe_max);
     if (crowded)
         snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail),
@@ -437,7 +447,8 @@ void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,
         snprintf(c->pio_why, sizeof(c->pio_why),
                  "%zu in a run of transfers free to pass each other (this CPU copies %.1f GB/s, "
                  "%.0f KB in the %.0f us a hand-off costs it); up to %zu for one waited for "
-                 "alone or held in order (a core's L2 cache%s); larger ones go to the engines",
+                 "alone or held in order (a core's L2 cache%s); larger ones go to the engines, "
+                 "and a kernel single copy of 4 engine chunks or more too",
                  c->pio_max, m->copy_GBps, bytes / 1e3, ORDO_ENGINE_SUBMIT_US, c->pio_lone_max,
                  m->l2_bytes > 0 ? "" : ", not reported: 1 MiB assumed");
     }

@@ -125,6 +125,16 @@ int main(void)
     CHECK(e.pipe_max == SIZE_MAX);
     ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 256 * 1024, &e);
     CHECK(e.pipe_max == 256 * 1024);
+    /* a split from below 512 KiB counts from 512 KiB in this choice: at
+     * 5 us + 12 GB/s a split from 128 KiB would end the pipeline at 64
+     * KiB (128 KiB: 160K / 15 = 10.9 > 5 + 128K / 24 = 10.5); counted from
+     * 512 KiB it serves up to 256 KiB (512 KiB: 37.1 > 5 + 512K / 24 =
+     * 26.8), and without a split every size (37.1 < 5 + 512K / 12) */
+    sc.sc_us = 5;
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 128 * 1024, &e);
+    CHECK(e.pipe_max == 256 * 1024);
+    ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.pipe_max == SIZE_MAX);
     sc.copy_GBps = 60;
     sc.sc_us = 1.5;
 
