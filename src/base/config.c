@@ -118,10 +118,12 @@ static const ordo_setting_t settings[] = {
      "Two-sided rendezvous used above the eager limit: get (the receiver pulls) or put "
      "(the receiver answers with its buffer and the sender pushes)", rndv_names,
      FIELD(rndv), 0, 0},
-    {"ORDO_RNDV_SPLIT", ORDO_SETTING_SIZE, "128K",
+    {"ORDO_RNDV_SPLIT", ORDO_SETTING_SIZE, "auto",
      "Two-sided: a rendezvous-get of at least this many bytes is copied by both sides at "
      "once (the receiver gets the front half, the sender puts the back half), so a sender "
-     "that waits anyway copies too; 0: off", NULL, FIELD(rndv_split), 0, 0},
+     "that waits anyway copies too; auto: 128K on shared memory, 512K over the network "
+     "(where both halves cross the same wire); 0: off",
+     NULL, FIELD(rndv_split), 0, ORDO_AUTO_UNSET},
     {"ORDO_COLL_BARRIER", ORDO_SETTING_ENUM, "auto",
      "Barrier algorithm: dissemination (two-sided messages, log2 N rounds), tree (k-ary "
      "fan-in / fan-out over remote atomics, radix ORDO_COLL_RADIX) or shm (one shared "

@@ -383,7 +383,7 @@ void ordo_auto_eager_here(ordo_machine_t *m, int ranks_here, size_t short_max, s
             ordo_machine_measure_copy(m);
     }
     ordo_auto_eager(m, ranks_here, short_max, eager_max, ordo_config.eager_max != 0,
-                    single_copy, ordo_config.rndv_split, c);
+                    single_copy, ordo_rndv_split_for(0), c);
 }
 
 /* The power of two between 4 KiB and 1 MiB at most bytes. */

@@ -416,7 +416,8 @@ static void split_get_done(ordo_tl_comp_t *comp, ordo_status_t st)
  * message is too small or our buffer cannot be exposed. */
 static int split_start(p2p_req_t *r, ordo_tl_iface_t *f)
 {
-    if (ordo_config.rndv_split == 0 || r->deliver < ordo_config.rndv_split)
+    size_t from = ordo_rndv_split_for((f->ops->caps & ORDO_TL_CAP_NETWORK) != 0);
+    if (from == 0 || r->deliver < from)
         return 0;
     /* the halves meet on a page boundary, which must lie inside the
      * message (a message of a page or two, under a small ORDO_RNDV_SPLIT,

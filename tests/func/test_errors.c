@@ -48,6 +48,13 @@ int main(void)
         CHECK(text[0] >= '1' && text[0] <= '9');
         CHECK_OK(ordo_setting_describe("ORDO_BOOT_TIMEOUT", text, sizeof(text)));
         CHECK(text[0] >= '0' && text[0] <= '9');
+        /* the split rendezvous: auto differs by transport; a value holds everywhere */
+        CHECK_OK(ordo_setting_describe("ORDO_RNDV_SPLIT", text, sizeof(text)));
+        if (getenv("ORDO_RNDV_SPLIT") == NULL)
+            CHECK(strstr(text, "131072 on shared memory") != NULL &&
+                  strstr(text, "524288 over the network") != NULL);
+        else
+            CHECK(strstr(text, "shared memory") == NULL);
         CHECK_OK(ordo_setting_describe("ORDO_ENGINES", text, 4));   /* truncated, terminated */
         CHECK(strlen(text) <= 3);
         CHECK_STATUS(ordo_setting_describe("ORDO_NO_SUCH", text, sizeof(text)),
