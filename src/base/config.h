@@ -56,7 +56,7 @@ typedef struct ordo_config {
     int    p2p_protocol;       /* ORDO_PROTO_* forced for every message, or AUTO */
     int    rndv;               /* ORDO_RNDV_*: rendezvous used above the eager limit */
     size_t rndv_split;         /* rendezvous-get at least this large is copied by both sides;
-                                * SIZE_MAX: auto (ordo_rndv_split_auto) */
+                                * SIZE_MAX: auto (ordo_rndv_split_for) */
     int    coll_slots;         /* contexts at a time with one-sided collective scratch */
     size_t coll_scratch;       /* bytes of staging per scratch slot */
     int    coll_barrier;       /* ORDO_BARRIER_* */

@@ -217,12 +217,13 @@ static double single_copy_us(const ordo_machine_t *m, size_t len, size_t split)
     return m->sc_us + at_rate((double)len, rate);
 }
 
+/* ordo_auto_eager counts a split rendezvous from here at the earliest. */
+#define PIPE_SPLIT_MIN ((size_t)512 << 10)
+
 /* The largest power of two from 2 x eager_max up to 1 GiB whose pipelined
  * copy (fragments of eager_max) is no slower than the single copy, below
  * the first one that is slower; 0 when even the first is; SIZE_MAX when
  * none is. */
-#define PIPE_SPLIT_MIN ((size_t)512 << 10)
-
 static size_t pipe_limit(const ordo_machine_t *m, size_t eager_max, size_t split)
 {
     size_t last = 0;
