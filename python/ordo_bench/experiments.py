@@ -63,7 +63,8 @@ class Job:
     # gains the label ("put, 4 lanes").
     label: str | None = None
     # ordo over this many nodes (ordorun --nodes) whatever the run's --nodes:
-    # the network series of an experiment that also runs on shared memory
+    # the network series of an experiment that also runs on shared memory, or
+    # 1 for a series whose label names a transport of one node (self, shm)
     nodes: int | None = None
 
     def options(self, suite: str) -> tuple[str, ...]:
@@ -174,8 +175,10 @@ def _ordering_jobs() -> tuple[Job, ...]:
     with a 64 KiB put) per transport; the modes are swept inside it."""
     args = {suite: ("--iters", "2000", "--trials", n, "--window", "16")
             for suite, n in TRIALS.items()}
-    jobs = [Job("put_rate", args, _ORDERING_SIZES, ("ordo",), np=1, label="self"),
-            Job("put_rate", args, _ORDERING_SIZES, ("ordo",), label="shm")]
+    # self and shm are pinned to one node: under a run's --nodes they would
+    # be a network series labelled as another transport (and one rank cannot split)
+    jobs = [Job("put_rate", args, _ORDERING_SIZES, ("ordo",), np=1, label="self", nodes=1),
+            Job("put_rate", args, _ORDERING_SIZES, ("ordo",), label="shm", nodes=1)]
     jobs += [Job("put_rate", args, _ORDERING_SIZES, ("ordo",), (("ORDO_OFI_LANES", str(k)),),
                  nodes=2, label=f"network, {_lanes(k)}") for k in NETWORK_LANES]
     return tuple(jobs)

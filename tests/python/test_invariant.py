@@ -121,20 +121,25 @@ def test_the_ordering_experiment_runs_its_network_series_over_two_nodes(monkeypa
     steps, skipped = suite.plan([exp], "quick", ("ordo",), suite.Narrowing())
     assert not skipped
     nodes = {(s.job.label, s.job.nodes) for s in steps}
-    assert nodes == {("self", None), ("shm", None), ("network, 1 lane", 2),
+    assert nodes == {("self", 1), ("shm", 1), ("network, 1 lane", 2),
                      ("network, 4 lanes", 2)}
     calls = []
     monkeypatch.setattr(suite, "run_ordo",
                         lambda program, *args, **kw: calls.append((program, args, kw)) or [])
-    for s in steps:
-        suite._launch_once(s, "quick", suite.Narrowing(), 10)
-    by_label = {}
-    for s, (program, args, kw) in zip(steps, calls):
-        by_label[s.job.label] = kw
-        assert program == "put_rate" and "--size" in args
-    assert by_label["network, 4 lanes"]["nodes"] == 2
-    assert by_label["network, 4 lanes"]["env"] == {"ORDO_OFI_LANES": "4"}
-    assert by_label["shm"]["nodes"] == 1 and by_label["self"]["np"] == 1
+    # a run's --nodes 2 moves none of them: self and shm keep to one node
+    # (one rank cannot be split; a network series labelled shm would lie)
+    for narrow in (suite.Narrowing(), suite.Narrowing(nodes=2)):
+        calls.clear()
+        for s in steps:
+            suite._launch_once(s, "quick", narrow, 10)
+        by_label = {}
+        for s, (program, args, kw) in zip(steps, calls):
+            by_label[s.job.label] = kw
+            assert program == "put_rate" and "--size" in args
+        assert by_label["network, 4 lanes"]["nodes"] == 2
+        assert by_label["network, 4 lanes"]["env"] == {"ORDO_OFI_LANES": "4"}
+        assert by_label["shm"]["nodes"] == 1 and by_label["shm"]["np"] == 2
+        assert by_label["self"]["nodes"] == 1 and by_label["self"]["np"] == 1
     # the paper suite sweeps 8 B to 4 MiB
     paper = BY_ID["ordering"].jobs[0].sizes["paper"]
     assert min(paper) == 8 and max(paper) == 4 << 20
