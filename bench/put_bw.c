@@ -24,8 +24,8 @@ int main(int argc, char **argv)
     bc_win_t w;
     bc_win_make(BC_WIN_ALLOCATE, region, 0, &w, (void **)&buf);
     bc_lock_all(&w);
-    char *src = malloc(o.size);
-    memset(src, 7, o.size);
+    /* page-aligned and written, as OSU allocates its origin buffer */
+    char *src = bench_buffer(o.size);
     double *samples = calloc((size_t)o.trials, sizeof(double));
 #ifndef BENCH_MPI
     double bytes_per_trial = (double)o.size * o.window * o.iters;

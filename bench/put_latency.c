@@ -85,7 +85,8 @@ int main(int argc, char **argv)
     bc_win_t w;
     bc_win_make(BC_WIN_ALLOCATE, o.size, 0, &w, (void **)&buf);
     bc_lock_all(&w);
-    char *src = calloc(1, o.size);
+    /* page-aligned and written, as OSU allocates its origin buffer */
+    char *src = bench_buffer(o.size);
     double *samples = calloc((size_t)o.trials, sizeof(double));
     uint64_t seq = 0;
     static const char *const variants[] = {"pingpong", "one-way"};

@@ -101,7 +101,8 @@ int main(int argc, char **argv)
     bc_win_t w;
     bc_win_make(BC_WIN_ALLOCATE, flag_at(o.size) + 64, 0, &w, (void **)&buf);
     bc_lock_all(&w);
-    char *src = calloc(1, o.size);
+    /* page-aligned and written, as OSU allocates its origin buffer */
+    char *src = bench_buffer(o.size);
     double *samples = calloc((size_t)o.trials, sizeof(double));
     uint64_t seq = 0;
     for (int m = 0; m < bc_order_count(); m++) {
