@@ -95,7 +95,8 @@ static const ordo_setting_t settings[] = {
      "Two-sided: largest payload copied through a bounce buffer (eager protocol); larger "
      "messages use rendezvous; auto: 32K below 16 ranks, 16K below 64, 8K below 256, else 4K, "
      "and on shared memory a message sent while none of its sender's to that peer is in "
-     "flight goes by rendezvous above where a single copy measured cheaper than two "
+     "flight (or while receives from that peer are posted) goes by rendezvous above where a "
+     "single copy measured cheaper than two "
      "(ordo-info shows it), and a rendezvous moves its data in bounce-buffer fragments "
      "(both sides copying at once) up to where the single copy measured faster; set, it is "
      "the eager / rendezvous crossover everywhere",

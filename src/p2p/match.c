@@ -19,6 +19,8 @@ void p2p_posted_append(p2p_comm_t *c, p2p_req_t *r)
     if (c->posted_tail) c->posted_tail->qnext = r; else c->posted_head = r;
     c->posted_tail = r;
     r->phase = PHASE_POSTED;
+    if (r->peer >= 0)
+        p2p_peer(r->peer)->recvs_posted++;
 }
 
 void p2p_posted_unlink(p2p_comm_t *c, p2p_req_t *r)
@@ -26,6 +28,8 @@ void p2p_posted_unlink(p2p_comm_t *c, p2p_req_t *r)
     if (r->qprev) r->qprev->qnext = r->qnext; else c->posted_head = r->qnext;
     if (r->qnext) r->qnext->qprev = r->qprev; else c->posted_tail = r->qprev;
     r->qnext = r->qprev = NULL;
+    if (r->peer >= 0)
+        p2p_peer(r->peer)->recvs_posted--;
 }
 
 static p2p_req_t *posted_find(p2p_comm_t *c, int src, int tag)

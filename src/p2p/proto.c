@@ -49,14 +49,8 @@ int p2p_choose_proto(size_t len, int dest, int *banded)
             return PROTO_PIPE;
         return rndv;
     }
-    /* A bounce buffer would hold it.  Above the transport's crossover one
-     * copy beats two, but only for a message that goes alone: while one of
-     * ours to the peer is still being pulled, the next ones go through
-     * bounce buffers, so sender and receiver copy at once (a window of
-     * sends streams at the rate of both CPUs, not the receiver's alone). */
-    const p2p_peer_t *p = p2p_peer(dest);
-    if (len <= ordo_iface_of(dest)->eager_cross || p->band_out || p->no_single_copy ||
-        !p2p->single_copy)
+    if (p2p_goes_eager(len, ordo_iface_of(dest)->eager_cross, p2p_peer(dest),
+                       p2p->single_copy))
         return PROTO_EAGER;
     *banded = 1;
     return rndv;
