@@ -787,6 +787,14 @@ ORDO_API ordo_status_t ordo_request_cancel(ordo_request_h req);
 ORDO_API ordo_status_t ordo_request_test(ordo_request_h *req, int *done_p,
                                          ordo_completion_t *info_p);
 
+/* Whether a request completed, without releasing it (MPI_Request_get_status):
+ * *done_p = 1, *info_p filled and the operation's status returned when it
+ * did; ORDO_OK with *done_p = 0 when not (one progress pass runs).  The
+ * request stays the program's either way, to be completed by wait or test.
+ * A NULL or inactive persistent request is done, with an empty info. */
+ORDO_API ordo_status_t ordo_request_check(ordo_request_h req, int *done_p,
+                                          ordo_completion_t *info_p);
+
 /* Wait for a request, release it, set *req to NULL; returns its status. */
 ORDO_API ordo_status_t ordo_request_wait(ordo_request_h *req, ordo_completion_t *info_p);
 

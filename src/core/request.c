@@ -91,6 +91,35 @@ ORDO_API ordo_status_t ordo_request_test(ordo_request_h *req, int *done_p,
     return finish(req, info_p);
 }
 
+ORDO_API ordo_status_t ordo_request_check(ordo_request_h req, int *done_p,
+                                          ordo_completion_t *info_p)
+{
+    ORDO_CHECK_INIT();
+    ordo_status_t st = check_request(&req);
+    if (st != ORDO_OK || done_p == NULL)
+        return st != ORDO_OK ? st : ORDO_ERR_INVALID_PARAM;
+    if (is_idle(req)) {
+        *done_p = 1;
+        if (info_p)
+            *info_p = empty_info;
+        return ORDO_OK;
+    }
+    if (!is_done(req))
+        ordo_progress_once();
+    if (!is_done(req)) {
+        *done_p = 0;
+        return ORDO_OK;
+    }
+    *done_p = 1;
+    /* what finish would hand over: a started persistent request's transfer */
+    const struct ordo_request *op = req->persistent && req->inner ? req->inner : req;
+    if (info_p) {
+        *info_p = op->info;
+        info_p->error = op->status;
+    }
+    return op->status;
+}
+
 ORDO_API ordo_status_t ordo_request_wait(ordo_request_h *req, ordo_completion_t *info_p)
 {
     ORDO_CHECK_INIT();

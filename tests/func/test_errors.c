@@ -143,9 +143,13 @@ int main(void)
             CHECK(ordo_put_nb(hs, src, BIGPUT, hr, (ordo_rank() + 1) % n, 0, 0, &held[i]) >= 0);
         CHECK_OK(ordo_request_wait(&held[2], NULL));   /* one waited for, two not */
         CHECK_OK(ordo_stream_destroy(hs));
-        for (int i = 0; i < 2; i++)
-            if (held[i] != NULL)
-                CHECK_STATUS(ordo_request_wait(&held[i], NULL), ORDO_ERR_INVALID_HANDLE);
+        for (int i = 0; i < 2; i++) {
+            int done = 0;
+            if (held[i] == NULL)
+                continue;
+            CHECK_STATUS(ordo_request_check(held[i], &done, NULL), ORDO_ERR_INVALID_HANDLE);
+            CHECK_STATUS(ordo_request_wait(&held[i], NULL), ORDO_ERR_INVALID_HANDLE);
+        }
         free(src);
         CHECK_OK(ordo_barrier());
         CHECK_OK(ordo_region_free(hr));

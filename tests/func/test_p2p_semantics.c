@@ -182,6 +182,43 @@ static void cancel(void)
     REQUIRE_OK(ordo_barrier());
 }
 
+/* ordo_request_check says whether a request completed without releasing
+ * it: the same request then completes by wait, with the same info. */
+static void check_without_release(void)
+{
+    char buf[16] = {0};
+    ordo_request_h r;
+    int done = -1;
+    CHECK_STATUS(ordo_recv_nb(NULL, buf, sizeof(buf), me, 996, &r), ORDO_INPROGRESS);
+    CHECK_OK(ordo_request_check(r, &done, NULL));
+    CHECK(done == 0);
+    CHECK_OK(ordo_send(NULL, "peek", 5, me, 996));
+    ordo_completion_t seen, got;
+    memset(&seen, 0, sizeof(seen));
+    for (int i = 0; i < 1000000 && done != 1; i++)
+        CHECK_OK(ordo_request_check(r, &done, &seen));
+    CHECK(done == 1 && r != NULL);
+    CHECK(seen.source == me && seen.tag == 996 && seen.length == 5 && seen.error == ORDO_OK);
+    CHECK_OK(ordo_request_check(r, &done, NULL));   /* still there, still done */
+    CHECK(done == 1);
+    CHECK_OK(ordo_request_wait(&r, &got));
+    CHECK(r == NULL && got.length == 5 && got.source == me && strcmp(buf, "peek") == 0);
+    /* a truncated one reports its error, and keeps it for the wait */
+    CHECK_STATUS(ordo_recv_nb(NULL, buf, 2, me, 995, &r), ORDO_INPROGRESS);
+    CHECK_OK(ordo_send(NULL, "long", 5, me, 995));
+    ordo_status_t st = ORDO_OK;
+    done = 0;
+    for (int i = 0; i < 1000000 && !done; i++)
+        st = ordo_request_check(r, &done, &seen);
+    CHECK(done == 1 && st == ORDO_ERR_TRUNCATED && seen.error == ORDO_ERR_TRUNCATED);
+    CHECK_STATUS(ordo_request_wait(&r, NULL), ORDO_ERR_TRUNCATED);
+    /* NULL is done; bad arguments are refused */
+    CHECK_OK(ordo_request_check(NULL, &done, &seen));
+    CHECK(done == 1 && seen.source == -1);
+    CHECK_STATUS(ordo_request_check(NULL, NULL, NULL), ORDO_ERR_INVALID_PARAM);
+    REQUIRE_OK(ordo_barrier());
+}
+
 /* Thousands of requests outstanding at once, completed by waitany and
  * testsome in whatever order they finish. */
 static void many_outstanding(void)
@@ -557,6 +594,7 @@ int main(void)
     any_source_any_tag();
     probe_then_receive();
     cancel();
+    check_without_release();
     many_outstanding();
     if (np > 1)
         unexpected_flood();

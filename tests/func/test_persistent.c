@@ -48,6 +48,9 @@ static void inactive_and_misuse(void)
     int done = 0;
     CHECK_OK(ordo_request_test(&r, &done, NULL));
     CHECK(done == 1 && r != NULL);
+    done = 0;
+    CHECK_OK(ordo_request_check(r, &done, &info));   /* inactive: done, empty */
+    CHECK(done == 1 && info.source == -1);
     size_t idx = 0;
     ordo_request_h both[2] = {s, r};
     CHECK_OK(ordo_request_waitany(2, both, &idx, NULL));
@@ -59,6 +62,12 @@ static void inactive_and_misuse(void)
     CHECK_OK(ordo_start(s));
     size_t count = 0, indices[2];
     ordo_request_h pair[2] = {s, r};
+    for (int i = 0; i < 1000000; i++) {   /* a started one: checked, kept, then waited */
+        CHECK_OK(ordo_request_check(r, &done, &info));
+        if (done)
+            break;
+    }
+    CHECK(done == 1 && info.length == sizeof(y) && info.source == me);
     CHECK_OK(ordo_request_waitall(2, pair, NULL));
     CHECK(y == 5);
     CHECK_OK(ordo_request_testsome(2, pair, &count, indices, NULL));
