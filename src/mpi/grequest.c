@@ -40,8 +40,8 @@ OM_ALIAS(Grequest_start)
 
 int PMPI_Grequest_complete(MPI_Request request)
 {
-    struct MPI_ABI_Request *r = request;
-    if ((uintptr_t)r < 0x1000 || r->magic != OM_MAGIC_REQ || !r->greq)
+    struct MPI_ABI_Request *r = om_req_record(request);
+    if (!r || !r->greq)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, "MPI_Grequest_complete",
                              "not a generalized request");
     if (atomic_exchange(&r->greq->state, OM_GREQ_DONE) == OM_GREQ_FREED)

@@ -558,6 +558,48 @@ static inline void om_req_free(struct MPI_ABI_Request *r)
         om_part_free(r);
     om_req_put(r);
 }
+/* Direct requests (direct.c): a standard send or a receive of contiguous
+ * data on MPI_COMM_WORLD is handed to the program as ordo's own request
+ * with the low bit set (ordo's requests are aligned; predefined handles
+ * are small even numbers). */
+#define OM_DIRECT_BIT ((uintptr_t)1)
+static inline int om_req_direct(MPI_Request h)
+{
+    return ((uintptr_t)h & OM_DIRECT_BIT) != 0;
+}
+static inline ordo_request_h om_direct_ordo(MPI_Request h)
+{
+    return (ordo_request_h)((uintptr_t)h & ~OM_DIRECT_BIT);
+}
+static inline MPI_Request om_direct_handle(ordo_request_h o)
+{
+    return (MPI_Request)((uintptr_t)o | OM_DIRECT_BIT);
+}
+/* h as a record of ours, or NULL (a predefined handle, a direct request,
+ * or not a request). */
+static inline struct MPI_ABI_Request *om_req_record(MPI_Request h)
+{
+    if ((uintptr_t)h < 0x1000 || om_req_direct(h) || h->magic != OM_MAGIC_REQ)
+        return NULL;
+    return h;
+}
+/* The status a direct request's completion gives. */
+void om_direct_status(MPI_Status *st, ordo_status_t rc, const ordo_completion_t *ci);
+/* Make *h, when direct, a record holding its ordo request (for the calls
+ * built on records): MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int  om_req_adopt(MPI_Request *h);
+/* om_req_adopt for every entry; MPI_ERR_NO_MEM raised on world naming func. */
+int  om_req_adopt_all(int count, MPI_Request reqs[], const char *func);
+/* Wait for or test a direct *h: done sets *h to MPI_REQUEST_NULL and fills
+ * status (may be NULL); *flag (may be NULL) whether it completed.  Errors
+ * (the receive's, or a stale handle) raised on world naming func. */
+int  om_direct_complete(MPI_Request *h, int wait, int *flag, MPI_Status *status,
+                        const char *func);
+/* Whether a direct h completed, without completing it (Request_get_status). */
+int  om_direct_peek(MPI_Request h, int *flag, MPI_Status *status, const char *func);
+/* Cancel a direct receive (it then completes as cancelled). */
+int  om_direct_cancel(MPI_Request h);
+
 /* Complete r if it is done (block when `wait`): 1 when complete (status
  * filled; a non-persistent r freed), 0 when not, < 0 an MPI error class
  * (also in status->MPI_ERROR). */

@@ -169,11 +169,12 @@ SEND(Rsend_c, MPI_Count, OM_SEND_STD)
 SEND(Bsend, int, OM_SEND_BUFFERED)
 SEND(Bsend_c, MPI_Count, OM_SEND_BUFFERED)
 
-/* An immediate standard send of contiguous data: the record is taken
- * first (so that no send goes out without one to report it) and made a
- * request only when the send does not complete at once, which a short one
- * does: it then gets the shared completed request.  0: not this case, the
- * general path takes it. */
+/* An immediate standard send of contiguous data.  On world ordo's request
+ * is the program's (direct.c); elsewhere the record is taken first (so
+ * that no send goes out without one to report it) and made a request only
+ * when the send does not complete at once.  A short one does: it then
+ * gets the shared completed request.  0: not this case, the general path
+ * takes it. */
 static int isend_fast(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count count,
                       MPI_Datatype type, int dest, int tag, MPI_Request *request,
                       const char *func, int *rc)
@@ -181,10 +182,23 @@ static int isend_fast(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MP
     size_t bytes;
     if (!plain_send(c, count, type, dest, tag, &bytes))
         return 0;
+    ordo_request_h orq = NULL;
+    if (c == &om_comm_world) {
+        /* ordo's request is the program's (direct.c): nothing of ours */
+        ordo_status_t st = ordo_send_nb(c->oc, buf, bytes, dest, tag, &orq);
+        if (st != ORDO_OK && st != ORDO_INPROGRESS) {
+            *rc = om_comm_failed(comm, st, func);
+            return 1;
+        }
+        if (orq != NULL && om_req_direct((MPI_Request)orq))
+            ordo_request_wait(&orq, NULL);   /* (never: ordo's requests are aligned) */
+        *request = orq != NULL ? om_direct_handle(orq) : &om_send_done;
+        *rc = MPI_SUCCESS;
+        return 1;
+    }
     struct MPI_ABI_Request *r = om_req_take();
     if (!r)
         return 0;   /* the general path says it */
-    ordo_request_h orq = NULL;
     ordo_status_t st = ordo_send_nb(c->oc, buf, bytes, om_world_rank(c, dest), tag, &orq);
     if (st == ORDO_INPROGRESS) {
         om_req_init(r, OM_REQ_SEND, comm)->or_ = orq;
@@ -354,6 +368,29 @@ static int irecv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, 
     OM_COMM_ARG(c, comm, func);
     if (!request)
         return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
+    /* contiguous data on world: ordo's request is the program's (direct.c) */
+    struct MPI_ABI_Datatype *t = om_type(type);
+    size_t bytes;
+    if (c == &om_comm_world && t && t->contiguous && t->committed &&
+        source != MPI_PROC_NULL && check_peer(c, source, 1) == MPI_SUCCESS &&
+        check_tag(tag, 1) == MPI_SUCCESS && om_type_bytes(t, count, &bytes) == 0) {
+        ordo_request_h o = NULL;
+        om_post_lock();
+        ordo_status_t st = ordo_recv_nb(c->oc, (char *)buf + t->lb, bytes,
+                                        ordo_source(c, source), ordo_tag(tag), &o);
+        om_post_unlock();
+        if ((st == ORDO_OK || st == ORDO_INPROGRESS) && o != NULL &&
+            !om_req_direct((MPI_Request)o)) {
+            *request = om_direct_handle(o);
+            return MPI_SUCCESS;
+        }
+        if (st != ORDO_OK && st != ORDO_INPROGRESS)
+            return om_comm_failed(comm, st, func);
+        /* (never: a posted receive always has a request, and it is aligned) */
+        if (o != NULL)
+            ordo_request_wait(&o, NULL);
+        return om_comm_error(comm, MPI_ERR_INTERN, func, "no request for the receive");
+    }
     struct MPI_ABI_Request *r;
     int rc = om_irecv(c, comm, buf, count, type, source, tag, &r, func);
     if (rc == MPI_SUCCESS)

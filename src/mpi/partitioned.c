@@ -160,9 +160,8 @@ static int part_arg(MPI_Request request, int send, struct MPI_ABI_Request **r_p,
 {
     if (!om_ready(func))
         return MPI_ERR_OTHER;
-    struct MPI_ABI_Request *r = request;
-    if ((uintptr_t)request < 0x1000 || r->magic != OM_MAGIC_REQ || !r->part ||
-        r->part->send != send)
+    struct MPI_ABI_Request *r = om_req_record(request);
+    if (!r || !r->part || r->part->send != send)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, func,
                              "not a partitioned %s request", send ? "send" : "receive");
     *r_p = r;

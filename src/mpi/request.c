@@ -1,5 +1,7 @@
 /* MPI on ordo: requests and their completion (wait, test and their any /
- * some / all forms, cancel, persistent starts), and statuses. */
+ * some / all forms, the status calls that release nothing, free, cancel).
+ * Direct requests (ordo's own, direct.c) are known to each; status.c has
+ * what a status says, start.c the persistent starts. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -19,9 +21,7 @@ struct MPI_ABI_Request om_send_done = {
 
 static struct MPI_ABI_Request *req_of(MPI_Request h)
 {
-    if ((uintptr_t)h < 0x1000 || h->magic != OM_MAGIC_REQ)
-        return NULL;
-    return h;
+    return om_req_record(h);
 }
 
 void om_status_set(MPI_Status *st, int source, int tag, int error, size_t bytes, int cancelled)
@@ -176,6 +176,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     if (!request)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Wait", "request is NULL");
+    if (om_req_direct(*request))
+        return om_direct_complete(request, 1, NULL, status, "MPI_Wait");
     MPI_Comm comm = req_of(*request) ? (*request)->comm : MPI_COMM_SELF;
     int rc = complete_handle(request, 1, status);
     if (rc == -MPI_ERR_REQUEST)
@@ -190,6 +192,8 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     if (!request || !flag)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Test", "a NULL argument");
+    if (om_req_direct(*request))
+        return om_direct_complete(request, 0, flag, status, "MPI_Test");
     MPI_Comm comm = req_of(*request) ? (*request)->comm : MPI_COMM_SELF;
     int rc = complete_handle(request, 0, status);
     if (rc == -MPI_ERR_REQUEST)
@@ -203,40 +207,83 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 }
 OM_ALIAS(Test)
 
+/* A direct request that wait_together completed, as the caller's loop
+ * needs it: nothing (released) when it succeeded and no status is wanted,
+ * else a completed record holding its status.  MPI_ERR_NO_MEM when no
+ * record could be made (its outcome is then lost). */
+static int direct_done(MPI_Request *h, const ordo_completion_t *ci, int release)
+{
+    if (ci->error == ORDO_OK && release) {
+        *h = MPI_REQUEST_NULL;
+        return MPI_SUCCESS;
+    }
+    struct MPI_ABI_Request *q = om_req_new(OM_REQ_RECV, MPI_COMM_WORLD);
+    *h = q ? q : MPI_REQUEST_NULL;
+    if (!q)
+        return MPI_ERR_NO_MEM;
+    om_direct_status(&q->done_status, ci->error, ci);
+    q->completed = 1;
+    return MPI_SUCCESS;
+}
+
 /* Wait for the plain (not persistent, not sendrecv) ordo requests among
- * reqs in one ordo_request_waitall, chunk by chunk, so that one progress
- * pass serves them all (a wait per request would run a pass for each);
- * their outcomes go into their statuses, and the caller's loop then finds
- * them complete.  With release (no statuses wanted), one that succeeded
- * is released at once and its handle nulled: the caller's loop passes it
- * by. */
-static void wait_together(int count, MPI_Request reqs[], int release)
+ * reqs, direct ones included, in one ordo_request_waitall, chunk by
+ * chunk, so that one progress pass serves them all (a wait per request
+ * would run a pass for each); their outcomes go into their statuses, and
+ * the caller's loop then finds them complete.  With release (no statuses
+ * wanted), one that succeeded is released at once and its handle nulled:
+ * the caller's loop passes it by.  MPI_SUCCESS, MPI_ERR_REQUEST with
+ * *bad_p its index when a direct handle is not ordo's (nothing of its
+ * chunk was waited for), or MPI_ERR_NO_MEM. */
+static int wait_together(int count, MPI_Request reqs[], int release, int *bad_p)
 {
     enum { CHUNK = 64 };
     ordo_request_h h[CHUNK];
     ordo_completion_t ci[CHUNK];
     int at[CHUNK];
-    int n = 0;
+    int n = 0, rc = MPI_SUCCESS;
     for (int i = 0; i <= count; i++) {
-        struct MPI_ABI_Request *r = i < count ? reqs[i] : NULL;   /* checked by the caller */
-        if (r && r != MPI_REQUEST_NULL && !r->completed && r->or_ && !r->or2 &&
-            !r->persistent) {
+        MPI_Request r = i < count ? reqs[i] : NULL;   /* checked by the caller */
+        if (r && om_req_direct(r)) {
+            at[n] = i;
+            h[n++] = om_direct_ordo(r);
+        } else if (r && r != MPI_REQUEST_NULL && !r->completed && r->or_ && !r->or2 &&
+                   !r->persistent) {
             at[n] = i;
             h[n++] = r->or_;
         }
         if (n == CHUNK || (i == count && n > 0)) {
-            ordo_request_waitall((size_t)n, h, ci);
+            if (ordo_request_waitall((size_t)n, h, ci) == ORDO_ERR_INVALID_HANDLE &&
+                h[0] != NULL) {
+                /* refused whole: a direct handle that is not ordo's (ours are) */
+                for (int k = 0; k < n; k++) {
+                    int done = 0;
+                    if (om_req_direct(reqs[at[k]]) &&
+                        ordo_request_check(h[k], &done, NULL) == ORDO_ERR_INVALID_HANDLE) {
+                        *bad_p = at[k];
+                        break;
+                    }
+                }
+                return MPI_ERR_REQUEST;
+            }
             for (int k = 0; k < n; k++) {
-                struct MPI_ABI_Request *q = reqs[at[k]];
+                MPI_Request *slot = &reqs[at[k]];
+                if (om_req_direct(*slot)) {
+                    if (direct_done(slot, &ci[k], release) != MPI_SUCCESS)
+                        rc = MPI_ERR_NO_MEM;
+                    continue;
+                }
+                struct MPI_ABI_Request *q = *slot;
                 q->or_ = NULL;
                 if (finish_ordo(q, ci[k].error, &ci[k]) == MPI_SUCCESS && release) {
                     om_req_free(q);
-                    reqs[at[k]] = MPI_REQUEST_NULL;
+                    *slot = MPI_REQUEST_NULL;
                 }
             }
             n = 0;
         }
     }
+    return rc;
 }
 
 /* Multiple completion: an error sets MPI_ERR_IN_STATUS, each status
@@ -249,9 +296,11 @@ static int all_of(int count, MPI_Request reqs[], MPI_Status statuses[], int wait
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "count %d or requests NULL",
                              count);
     for (int i = 0; i < count; i++)
-        if (reqs[i] != MPI_REQUEST_NULL && !req_of(reqs[i]))
+        if (reqs[i] != MPI_REQUEST_NULL && !om_req_direct(reqs[i]) && !req_of(reqs[i]))
             return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, func,
                                  "requests[%d] is not a request", i);
+    if (!wait && om_req_adopt_all(count, reqs, func) != MPI_SUCCESS)
+        return MPI_ERR_NO_MEM;
     if (!wait) {
         /* testall completes all or none */
         for (int i = 0; i < count; i++) {
@@ -264,7 +313,13 @@ static int all_of(int count, MPI_Request reqs[], MPI_Status statuses[], int wait
         }
         *flag = 1;
     } else {
-        wait_together(count, reqs, statuses == MPI_STATUSES_IGNORE);
+        int bad = -1;
+        int rc = wait_together(count, reqs, statuses == MPI_STATUSES_IGNORE, &bad);
+        if (rc == MPI_ERR_REQUEST)
+            return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, func,
+                                 "requests[%d] is not a request", bad);
+        if (rc != MPI_SUCCESS)
+            return om_comm_error(MPI_COMM_WORLD, rc, func, "no memory for a status");
     }
     int failed = 0, ignore = statuses == MPI_STATUSES_IGNORE;
     MPI_Comm comm = MPI_COMM_SELF;
@@ -315,6 +370,8 @@ static int any_of(int count, MPI_Request reqs[], int *index, MPI_Status *status,
     if (count < 0 || (count > 0 && !reqs) || !index)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "count %d or a NULL array",
                              count);
+    if (om_req_adopt_all(count, reqs, func) != MPI_SUCCESS)
+        return MPI_ERR_NO_MEM;
     for (;;) {
         int any_active = 0;
         for (int i = 0; i < count; i++) {
@@ -372,6 +429,8 @@ static int some_of(int incount, MPI_Request reqs[], int *outcount, int indices[]
     if (incount < 0 || (incount > 0 && (!reqs || !indices)) || !outcount)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "incount %d or a NULL array",
                              incount);
+    if (om_req_adopt_all(incount, reqs, func) != MPI_SUCCESS)
+        return MPI_ERR_NO_MEM;
     for (;;) {
         int n = 0, any_active = 0, failed = 0;
         MPI_Comm comm = MPI_COMM_SELF;
@@ -430,6 +489,8 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (!flag)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Request_get_status",
                              "flag is NULL");
+    if (om_req_direct(request))
+        return om_direct_peek(request, flag, status, "MPI_Request_get_status");
     if (request == MPI_REQUEST_NULL || !active(request)) {
         if (request != MPI_REQUEST_NULL && !req_of(request))
             return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, "MPI_Request_get_status",
@@ -463,6 +524,18 @@ int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[]
     int any = 0;
     for (int i = 0; i < count; i++) {
         MPI_Request h = array_of_requests[i];
+        if (om_req_direct(h)) {
+            int done = 0, rc = om_direct_peek(h, &done, status, "MPI_Request_get_status_any");
+            if (rc != MPI_SUCCESS)
+                return rc;
+            any = 1;
+            if (done) {
+                *index = i;
+                *flag = 1;
+                return MPI_SUCCESS;
+            }
+            continue;
+        }
         if (h == MPI_REQUEST_NULL || !active(h))
             continue;
         any = 1;
@@ -494,6 +567,19 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
     int n = 0, any = 0;
     for (int i = 0; i < incount; i++) {
         MPI_Request h = array_of_requests[i];
+        if (om_req_direct(h)) {
+            MPI_Status one;
+            int done = 0, rc = om_direct_peek(h, &done, &one, "MPI_Request_get_status_some");
+            if (rc != MPI_SUCCESS)
+                return rc;
+            any = 1;
+            if (done) {
+                if (array_of_statuses != MPI_STATUSES_IGNORE)
+                    array_of_statuses[n] = one;
+                array_of_indices[n++] = i;
+            }
+            continue;
+        }
         if (h == MPI_REQUEST_NULL || !active(h))
             continue;
         any = 1;
@@ -518,7 +604,15 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
                              "count %d or a NULL argument", count);
     for (int i = 0; i < count; i++) {
         MPI_Request h = array_of_requests[i];
-        if (h != MPI_REQUEST_NULL && active(h) && !advance(h, 0)) {
+        int done = 1;
+        if (om_req_direct(h)) {
+            int rc = om_direct_peek(h, &done, NULL, "MPI_Request_get_status_all");
+            if (rc != MPI_SUCCESS)
+                return rc;
+        } else if (h != MPI_REQUEST_NULL && active(h)) {
+            done = advance(h, 0);
+        }
+        if (!done) {
             *flag = 0;
             ordo_progress();
             return MPI_SUCCESS;
@@ -527,7 +621,10 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
     *flag = 1;
     for (int i = 0; array_of_statuses != MPI_STATUSES_IGNORE && i < count; i++) {
         MPI_Request h = array_of_requests[i];
-        if (h == MPI_REQUEST_NULL || !active(h))
+        int done = 0;
+        if (om_req_direct(h))   /* done, as the loop above found */
+            om_direct_peek(h, &done, &array_of_statuses[i], "MPI_Request_get_status_all");
+        else if (h == MPI_REQUEST_NULL || !active(h))
             om_status_empty(&array_of_statuses[i]);
         else
             array_of_statuses[i] = h->done_status;
@@ -538,6 +635,9 @@ OM_ALIAS(Request_get_status_all)
 
 int PMPI_Request_free(MPI_Request *request)
 {
+    if (request && om_req_adopt(request) != MPI_SUCCESS)
+        return om_comm_error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Request_free",
+                             "no memory for the request");
     struct MPI_ABI_Request *r = request ? req_of(*request) : NULL;
     if (!r)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, "MPI_Request_free",
@@ -562,6 +662,8 @@ OM_ALIAS(Request_free)
 
 int PMPI_Cancel(MPI_Request *request)
 {
+    if (request && om_req_direct(*request))
+        return om_direct_cancel(*request);
     struct MPI_ABI_Request *r = request ? req_of(*request) : NULL;
     if (!r)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, "MPI_Cancel", "not a request");
@@ -578,191 +680,3 @@ int PMPI_Cancel(MPI_Request *request)
     return MPI_SUCCESS;
 }
 OM_ALIAS(Cancel)
-
-int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
-{
-    if (!status || !flag)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Test_cancelled",
-                             "a NULL argument");
-    *flag = status->MPI_internal[2] != 0;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Test_cancelled)
-
-int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
-{
-    if (!status)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Status_set_cancelled",
-                             "status is NULL");
-    status->MPI_internal[2] = flag != 0;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Status_set_cancelled)
-
-int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
-{
-    struct MPI_ABI_Datatype *t = om_type(datatype);
-    if (!t)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_TYPE, "MPI_Status_set_elements",
-                             "not a datatype");
-    if (!status || count < 0)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Status_set_elements",
-                             "a NULL status or a negative count");
-    /* mixed types: whole elements (a part of one has no byte count here) */
-    size_t bytes = t->basic_count ? (size_t)count * (t->size / t->basic_count)
-                   : t->nelems   ? (size_t)count / t->nelems * t->size
-                                 : 0;
-    status->MPI_internal[0] = (int)(uint32_t)(uint64_t)bytes;
-    status->MPI_internal[1] = (int)(uint32_t)((uint64_t)bytes >> 32);
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Status_set_elements_c)
-
-int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
-{
-    return PMPI_Status_set_elements_c(status, datatype, count);
-}
-OM_ALIAS(Status_set_elements)
-
-int PMPI_Status_set_source(MPI_Status *status, int source)
-{
-    if (!status)
-        return MPI_ERR_ARG;
-    status->MPI_SOURCE = source;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Status_set_source)
-
-int PMPI_Status_set_tag(MPI_Status *status, int tag)
-{
-    if (!status)
-        return MPI_ERR_ARG;
-    status->MPI_TAG = tag;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Status_set_tag)
-
-int PMPI_Status_set_error(MPI_Status *status, int error)
-{
-    if (!status)
-        return MPI_ERR_ARG;
-    status->MPI_ERROR = error;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Status_set_error)
-
-int PMPI_Status_get_source(const MPI_Status *status, int *source)
-{
-    if (!status || !source)
-        return MPI_ERR_ARG;
-    *source = status->MPI_SOURCE;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Status_get_source)
-
-int PMPI_Status_get_tag(const MPI_Status *status, int *tag)
-{
-    if (!status || !tag)
-        return MPI_ERR_ARG;
-    *tag = status->MPI_TAG;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Status_get_tag)
-
-int PMPI_Status_get_error(const MPI_Status *status, int *error)
-{
-    if (!status || !error)
-        return MPI_ERR_ARG;
-    *error = status->MPI_ERROR;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Status_get_error)
-
-/* ----------------------------------------------------------- persistent */
-
-static int start_one(struct MPI_ABI_Request *r)
-{
-    struct MPI_ABI_Comm *c = om_comm(r->comm);
-    if (!c)
-        return MPI_ERR_COMM;
-    struct MPI_ABI_Request *op = NULL;
-    if (r->part)
-        return om_part_start(r);
-    if (r->pcoll) {
-        /* a collective: what the immediate form started moves in */
-        int rc = om_pcoll_run(r->pcoll, &op);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        r->or_ = op->or_;
-        r->finish = op->finish;
-        r->fctx = op->fctx;
-        r->poll = op->poll;   /* an intercommunicator's round (coll_inter.c) */
-        r->poll_arg = op->poll_arg;
-        r->completed = op->completed;
-        r->done_status = op->done_status;
-        op->or_ = NULL;
-        op->finish = NULL;
-        op->fctx = NULL;
-        op->poll = NULL;
-        op->poll_arg = NULL;
-        om_req_free(op);
-        r->active = 1;
-        return MPI_SUCCESS;
-    }
-    int rc = r->kind == OM_REQ_SEND
-                 ? om_isend(c, r->comm, r->pbuf, r->pcount, r->ptype, r->ppeer, r->ptag,
-                            r->pmode, &op, "MPI_Start")
-                 : om_irecv(c, r->comm, (void *)r->pbuf, r->pcount, r->ptype, r->ppeer,
-                            r->ptag, &op, "MPI_Start");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    /* the transfer's state moves into the persistent request */
-    r->or_ = op->or_;
-    r->pack = op->pack;
-    r->ubuf = op->ubuf;
-    r->ucount = op->ucount;
-    r->utype = op->utype;
-    op->utype = NULL;
-    r->proc_null = op->proc_null;
-    r->completed = op->completed;
-    r->done_status = op->done_status;
-    op->pack = NULL;
-    om_req_free(op);
-    r->active = 1;
-    return MPI_SUCCESS;
-}
-
-int PMPI_Start(MPI_Request *request)
-{
-    struct MPI_ABI_Request *r = request ? req_of(*request) : NULL;
-    if (!r || !r->persistent)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, "MPI_Start",
-                             "not a persistent request");
-    if (r->active)
-        return om_comm_error(r->comm, MPI_ERR_REQUEST, "MPI_Start",
-                             "the request is already active");
-    int rc = start_one(r);
-    return rc == MPI_SUCCESS ? rc : om_comm_error(r->comm, rc, "MPI_Start", "cannot start");
-}
-OM_ALIAS(Start)
-
-int PMPI_Startall(int count, MPI_Request array_of_requests[])
-{
-    if (count < 0 || (count > 0 && !array_of_requests))
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Startall",
-                             "count %d or requests NULL", count);
-    for (int i = 0; i < count; i++) {
-        struct MPI_ABI_Request *r = req_of(array_of_requests[i]);
-        if (!r || !r->persistent || r->active)
-            return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, "MPI_Startall",
-                                 "requests[%d] is not an inactive persistent request", i);
-    }
-    for (int i = 0; i < count; i++) {
-        int rc = start_one(array_of_requests[i]);
-        if (rc != MPI_SUCCESS)
-            return om_comm_error(array_of_requests[i]->comm, rc, "MPI_Startall",
-                                 "requests[%d] cannot start", i);
-    }
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Startall)

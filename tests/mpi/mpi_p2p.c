@@ -281,6 +281,87 @@ static void truncation(void)
     }
 }
 
+/* Receives of contiguous data on MPI_COMM_WORLD (ordo-mpi hands out ordo's
+ * own request for them): every call that takes a request knows them. */
+static void world_receives(void)
+{
+    enum { N = 6 };
+    int out[N], in[N], big[4] = {1, 2, 3, 4}, small[2] = {0, 0};
+    MPI_Request r[N + 2];
+    MPI_Status st[N + 2];
+    for (int i = 0; i < N; i++) {
+        out[i] = 1000 * me + i;
+        in[i] = -1;
+    }
+    /* status without release, then the wait says the same */
+    OK(MPI_Irecv(&in[0], 1, MPI_INT, peer, 70, MPI_COMM_WORLD, &r[0]));
+    int flag = 1;
+    OK(MPI_Request_get_status(r[0], &flag, &st[0]));
+    OK(MPI_Send(&out[0], 1, MPI_INT, peer, 70, MPI_COMM_WORLD));
+    for (flag = 0; !flag;)
+        OK(MPI_Request_get_status(r[0], &flag, &st[0]));
+    CHECK(r[0] != MPI_REQUEST_NULL && st[0].MPI_SOURCE == peer && st[0].MPI_TAG == 70);
+    int count = -1;
+    OK(MPI_Wait(&r[0], &st[1]));
+    OK(MPI_Get_count(&st[1], MPI_INT, &count));
+    CHECK(r[0] == MPI_REQUEST_NULL && count == 1 && in[0] == 1000 * peer);
+    /* as an integer and back; Start and Grequest_complete refuse it */
+    OK(MPI_Irecv(&in[1], 1, MPI_INT, MPI_ANY_SOURCE, 71, MPI_COMM_WORLD, &r[1]));
+    CHECK(MPI_Request_fromint(MPI_Request_toint(r[1])) == r[1]);
+    CHECK(class_of(MPI_Start(&r[1])) == MPI_ERR_REQUEST);
+    CHECK(class_of(MPI_Grequest_complete(r[1])) == MPI_ERR_REQUEST);
+    /* the any / some / all forms, with a derived-type receive among them */
+    MPI_Datatype pair;
+    OK(MPI_Type_vector(2, 1, 2, MPI_INT, &pair));
+    OK(MPI_Type_commit(&pair));
+    int strided[3] = {-1, -7, -1};
+    OK(MPI_Irecv(strided, 1, pair, peer, 72, MPI_COMM_WORLD, &r[2]));
+    for (int i = 3; i < N; i++)
+        OK(MPI_Irecv(&in[i], 1, MPI_INT, peer, 70 + i, MPI_COMM_WORLD, &r[i]));
+    OK(MPI_Send(&out[1], 1, MPI_INT, peer, 71, MPI_COMM_WORLD));
+    int two[2] = {5, 6};
+    OK(MPI_Send(two, 2, MPI_INT, peer, 72, MPI_COMM_WORLD));
+    for (int i = 3; i < N; i++)
+        OK(MPI_Send(&out[i], 1, MPI_INT, peer, 70 + i, MPI_COMM_WORLD));
+    int idx = -1;
+    OK(MPI_Waitany(1, &r[1], &idx, &st[0]));
+    CHECK(idx == 0 && st[0].MPI_SOURCE == peer && in[1] == 1000 * peer + 1);
+    flag = 0;
+    while (!flag)
+        OK(MPI_Testall(N - 2, &r[2], &flag, &st[2]));
+    CHECK(strided[0] == 5 && strided[1] == -7 && strided[2] == 6);
+    for (int i = 3; i < N; i++)
+        CHECK(in[i] == 1000 * peer + i && st[i].MPI_TAG == 70 + i && r[i] == MPI_REQUEST_NULL);
+    OK(MPI_Type_free(&pair));
+    /* a truncated one: its error in its status, through waitall */
+    OK(MPI_Irecv(small, 2, MPI_INT, peer, 77, MPI_COMM_WORLD, &r[0]));
+    OK(MPI_Irecv(&in[0], 1, MPI_INT, peer, 78, MPI_COMM_WORLD, &r[1]));
+    OK(MPI_Send(big, 4, MPI_INT, peer, 77, MPI_COMM_WORLD));
+    OK(MPI_Send(&out[2], 1, MPI_INT, peer, 78, MPI_COMM_WORLD));
+    CHECK(class_of(MPI_Waitall(2, r, st)) == MPI_ERR_IN_STATUS);
+    CHECK(st[0].MPI_ERROR == MPI_ERR_TRUNCATE && st[1].MPI_ERROR == MPI_SUCCESS);
+    CHECK(small[0] == 1 && small[1] == 2 && in[0] == 1000 * peer + 2);
+    CHECK(r[0] == MPI_REQUEST_NULL && r[1] == MPI_REQUEST_NULL);
+    /* ... and through a wait of its own */
+    OK(MPI_Irecv(small, 2, MPI_INT, peer, 79, MPI_COMM_WORLD, &r[0]));
+    OK(MPI_Send(big, 4, MPI_INT, peer, 79, MPI_COMM_WORLD));
+    CHECK(class_of(MPI_Wait(&r[0], &st[0])) == MPI_ERR_TRUNCATE);
+    /* freed while active: the handle goes, the receive goes on */
+    OK(MPI_Isend(&out[5], 1, MPI_INT, peer, 80, MPI_COMM_WORLD, &r[1]));
+    OK(MPI_Irecv(&in[5], 1, MPI_INT, peer, 80, MPI_COMM_WORLD, &r[0]));
+    OK(MPI_Request_free(&r[0]));
+    CHECK(r[0] == MPI_REQUEST_NULL);
+    OK(MPI_Wait(&r[1], MPI_STATUS_IGNORE));
+    /* cancelled: testsome reports it so */
+    OK(MPI_Irecv(&in[4], 1, MPI_INT, peer, 81, MPI_COMM_WORLD, &r[0]));
+    OK(MPI_Cancel(&r[0]));
+    int outcount = 0, idxs[1];
+    while (outcount == 0)
+        OK(MPI_Testsome(1, r, &outcount, idxs, st));
+    OK(MPI_Test_cancelled(&st[0], &flag));
+    CHECK(outcount == 1 && flag == 1);
+}
+
 static void derived(void)
 {
     /* a column of a 4x4 matrix goes out as a vector, lands contiguous */
@@ -448,6 +529,7 @@ int main(int argc, char **argv)
         persistent();
         probes();
         truncation();
+        world_receives();
         derived();
         partitioned();
     } else {
