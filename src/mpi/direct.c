@@ -5,9 +5,10 @@
  * the low bit (mpi_internal.h: om_req_direct).  A window of receives then
  * costs one ordo request each, not an ordo request and a record of ours:
  * the record was most of what MPI added to a receive (message rate
- * 0.55-0.7x ordo's own API with it on a 16-core Xeon, 0.8-0.9x without).  The calls that complete requests know direct ones;
- * a call that needs a record makes one (om_req_adopt), the by-value
- * status calls read them with ordo_request_check. */
+ * 0.55-0.7x ordo's own API with it on a 16-core Xeon, 0.8-0.9x without).
+ * The calls that complete requests know direct ones; a call that needs a
+ * record makes one (om_req_adopt), the by-value status calls read them
+ * with ordo_request_check. */
 #include <string.h>
 
 #include "mpi_internal.h"

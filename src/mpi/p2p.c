@@ -131,6 +131,21 @@ static inline int plain_send(struct MPI_ABI_Comm *c, MPI_Count count, MPI_Dataty
            check_tag(tag, 0) == MPI_SUCCESS && om_type_bytes(t, count, bytes_p) == 0;
 }
 
+/* The case the receives hand to ordo straight: a committed contiguous
+ * type (its data from buf + its lower bound, *t_p), a rank of the peer
+ * group or MPI_ANY_SOURCE, a tag of ordo's range or MPI_ANY_TAG; *bytes_p
+ * its capacity.  0: the general path checks, and names what is wrong. */
+static inline int plain_recv(struct MPI_ABI_Comm *c, MPI_Count count, MPI_Datatype type,
+                             int source, int tag, struct MPI_ABI_Datatype **t_p,
+                             size_t *bytes_p)
+{
+    struct MPI_ABI_Datatype *t = om_type(type);
+    *t_p = t;
+    return t && t->contiguous && t->committed && source != MPI_PROC_NULL &&
+           check_peer(c, source, 1) == MPI_SUCCESS && check_tag(tag, 1) == MPI_SUCCESS &&
+           om_type_bytes(t, count, bytes_p) == 0;
+}
+
 /* A blocking send: the fast path sends contiguous data straight. */
 static int send_mode(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
                      MPI_Comm comm, int mode, const char *func)
@@ -328,11 +343,10 @@ static int recv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, i
                     MPI_Comm comm, MPI_Status *status, const char *func)
 {
     OM_COMM_ARG(c, comm, func);
-    struct MPI_ABI_Datatype *t = om_type(type);
+    struct MPI_ABI_Datatype *t;
     size_t bytes;
-    if (om_g.thread_level != MPI_THREAD_MULTIPLE && t && t->contiguous && t->committed &&
-        source != MPI_PROC_NULL && check_peer(c, source, 1) == MPI_SUCCESS &&
-        check_tag(tag, 1) == MPI_SUCCESS && om_type_bytes(t, count, &bytes) == 0)
+    if (om_g.thread_level != MPI_THREAD_MULTIPLE &&
+        plain_recv(c, count, type, source, tag, &t, &bytes))
         return recv_direct(c, comm, (char *)buf + t->lb, bytes, source, tag, status, func);
     struct MPI_ABI_Request *r;
     int rc = om_irecv(c, comm, buf, count, type, source, tag, &r, func);
@@ -369,27 +383,23 @@ static int irecv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, 
     if (!request)
         return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
     /* contiguous data on world: ordo's request is the program's (direct.c) */
-    struct MPI_ABI_Datatype *t = om_type(type);
+    struct MPI_ABI_Datatype *t;
     size_t bytes;
-    if (c == &om_comm_world && t && t->contiguous && t->committed &&
-        source != MPI_PROC_NULL && check_peer(c, source, 1) == MPI_SUCCESS &&
-        check_tag(tag, 1) == MPI_SUCCESS && om_type_bytes(t, count, &bytes) == 0) {
+    if (c == &om_comm_world && plain_recv(c, count, type, source, tag, &t, &bytes)) {
         ordo_request_h o = NULL;
         om_post_lock();
         ordo_status_t st = ordo_recv_nb(c->oc, (char *)buf + t->lb, bytes,
                                         ordo_source(c, source), ordo_tag(tag), &o);
         om_post_unlock();
-        if ((st == ORDO_OK || st == ORDO_INPROGRESS) && o != NULL &&
-            !om_req_direct((MPI_Request)o)) {
-            *request = om_direct_handle(o);
-            return MPI_SUCCESS;
-        }
         if (st != ORDO_OK && st != ORDO_INPROGRESS)
             return om_comm_failed(comm, st, func);
-        /* (never: a posted receive always has a request, and it is aligned) */
-        if (o != NULL)
+        if (o == NULL || om_req_direct((MPI_Request)o)) {
+            /* (never: a posted receive always has a request, and it is aligned) */
             ordo_request_wait(&o, NULL);
-        return om_comm_error(comm, MPI_ERR_INTERN, func, "no request for the receive");
+            return om_comm_error(comm, MPI_ERR_INTERN, func, "no request for the receive");
+        }
+        *request = om_direct_handle(o);
+        return MPI_SUCCESS;
     }
     struct MPI_ABI_Request *r;
     int rc = om_irecv(c, comm, buf, count, type, source, tag, &r, func);
