@@ -352,6 +352,17 @@ static void world_receives(void)
     OK(MPI_Request_free(&r[0]));
     CHECK(r[0] == MPI_REQUEST_NULL);
     OK(MPI_Wait(&r[1], MPI_STATUS_IGNORE));
+    /* a copy of a handle kept past its completion is no request any more:
+     * every call says so, none hangs or reads past it */
+    OK(MPI_Irecv(&in[4], 1, MPI_INT, peer, 82, MPI_COMM_WORLD, &r[0]));
+    MPI_Request stale = r[0];
+    OK(MPI_Send(&out[4], 1, MPI_INT, peer, 82, MPI_COMM_WORLD));
+    OK(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
+    CHECK(class_of(MPI_Wait(&stale, MPI_STATUS_IGNORE)) == MPI_ERR_REQUEST);
+    CHECK(class_of(MPI_Test(&stale, &flag, MPI_STATUS_IGNORE)) == MPI_ERR_REQUEST);
+    CHECK(class_of(MPI_Request_get_status(stale, &flag, MPI_STATUS_IGNORE)) ==
+          MPI_ERR_REQUEST);
+    CHECK(class_of(MPI_Waitall(1, &stale, MPI_STATUSES_IGNORE)) == MPI_ERR_REQUEST);
     /* cancelled: testsome reports it so */
     OK(MPI_Irecv(&in[4], 1, MPI_INT, peer, 81, MPI_COMM_WORLD, &r[0]));
     OK(MPI_Cancel(&r[0]));
