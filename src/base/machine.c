@@ -193,6 +193,62 @@ void ordo_machine_measure_single_copy(ordo_machine_t *m)
     m->sc_GBps = big > one ? LEN / (big - one) / 1e3 : LEN / big / 1e3;
 }
 
+/* No memory system of today copies a terabyte a second, nor takes a
+ * second to start a copy: a rate read from another process beyond these
+ * was not measured. */
+#define RATE_GBPS_MAX 1e3
+#define START_US_MAX  1e6
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of the first k of vals (sorted here); 0 if k is 0. */
+static double median_of(double *vals, int k)
+{
+    if (k == 0)
+        return 0;
+    qsort(vals, (size_t)k, sizeof(double), cmp_double);
+    return k % 2 ? vals[k / 2] : (vals[k / 2 - 1] + vals[k / 2]) / 2;
+}
+
+/* Keep v in vals[*k] if a measurement can give it: in (0, max] (NaN is not). */
+static void keep_measured(double v, double max, double *vals, int *k)
+{
+    if (v > 0 && v <= max)
+        vals[(*k)++] = v;
+}
+
+void ordo_machine_agree(ordo_machine_t *m, const ordo_machine_rates_t *rates, int n)
+{
+    if (n <= 0 || rates == NULL)
+        return;
+    double *vals = malloc(3 * (size_t)n * sizeof(double));
+    if (vals == NULL)
+        return;   /* each keeps its own: choices may differ, nothing breaks */
+    double *copy = vals, *start = vals + n, *rate = vals + 2 * (size_t)n;
+    int kc = 0, ks = 0, kr = 0;
+    for (int i = 0; i < n; i++) {
+        keep_measured(rates[i].copy_GBps, RATE_GBPS_MAX, copy, &kc);
+        /* a single copy counts only with both of its figures */
+        if (rates[i].sc_us > 0 && rates[i].sc_us <= START_US_MAX &&
+            rates[i].sc_GBps > 0 && rates[i].sc_GBps <= RATE_GBPS_MAX) {
+            start[ks++] = rates[i].sc_us;
+            rate[kr++] = rates[i].sc_GBps;
+        }
+    }
+    double c = median_of(copy, kc), s_us = median_of(start, ks), s_rate = median_of(rate, kr);
+    free(vals);
+    if (c > 0)
+        m->copy_GBps = c;
+    if (m->sc_us >= 0 && s_us > 0) {
+        m->sc_us = s_us;
+        m->sc_GBps = s_rate;
+    }
+}
+
 /* A copy into or out of a bounce buffer moves lines the other core holds
  * or just wrote: taken at half the rate this CPU copies in its own cache
  * (copy_GBps).  Measured one-way, 2 ranks: on a 2-core EPYC VM (CPU 30-54
@@ -374,15 +430,21 @@ void ordo_auto_eager(const ordo_machine_t *m, int ranks_here, size_t short_max,
              eager_max, tail);
 }
 
+void ordo_machine_measure_for_eager(ordo_machine_t *m, int ranks_here)
+{
+    if (ranks_here <= 1 || ordo_config.single_copy == ORDO_SINGLE_COPY_OFF)
+        return;
+    if (m->sc_us == 0)
+        ordo_machine_measure_single_copy(m);
+    if (m->copy_GBps <= 0)
+        ordo_machine_measure_copy(m);
+}
+
 void ordo_auto_eager_here(ordo_machine_t *m, int ranks_here, size_t short_max, size_t eager_max,
                           ordo_auto_choice_t *c)
 {
     int single_copy = ordo_config.single_copy != ORDO_SINGLE_COPY_OFF;
-    if (ranks_here > 1 && single_copy) {
-        ordo_machine_measure_single_copy(m);
-        if (m->copy_GBps <= 0)
-            ordo_machine_measure_copy(m);
-    }
+    ordo_machine_measure_for_eager(m, ranks_here);
     ordo_auto_eager(m, ranks_here, short_max, eager_max, ordo_config.eager_max != 0,
                     single_copy, ordo_rndv_split_for(0), c);
 }

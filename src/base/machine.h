@@ -87,6 +87,24 @@ void ordo_machine_measure_copy(ordo_machine_t *m);
  * of this process's own memory (some tens of microseconds). */
 void ordo_machine_measure_single_copy(ordo_machine_t *m);
 
+/* What one rank measured (ordo_machine_t's rates), as the ranks of a
+ * machine exchange it: each measures its own, and the same rates give the
+ * same choices.  Measured separately, two ranks of one machine chose
+ * differently where the choice is close (on a 2-core EPYC one pipelined
+ * up to 256 KiB, the other up to 32 MiB; on a 16-core Xeon eager crossovers
+ * of 8 and 12 KiB). */
+typedef struct ordo_machine_rates {
+    double copy_GBps, sc_us, sc_GBps;   /* as in ordo_machine_t; 0: not measured */
+} ordo_machine_rates_t;
+
+/* m's rates made the median of each rate over the n ranks of its machine
+ * (rates[0..n-1], this rank's among them): unmeasured ones, and values no
+ * measurement gives (not finite, negative, beyond any memory system), are
+ * left out; a rate nobody measured stays m's own.  A kernel that refused
+ * this process its single copy (m->sc_us < 0) still refuses it.  The
+ * rates come from other processes: read, never trusted. */
+void ordo_machine_agree(ordo_machine_t *m, const ordo_machine_rates_t *rates, int n);
+
 /* The engines and PIO limits for ranks_here ranks of the job on this
  * machine, engines confined to the rank's own CPUs (bind_rank) or not;
  * engines_asked / pio_asked: the user's setting, or -1 / SIZE_MAX for
@@ -122,10 +140,15 @@ void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,
 void ordo_auto_eager(const ordo_machine_t *m, int ranks_here, size_t short_max,
                      size_t eager_max, int eager_asked, int single_copy, size_t split,
                      ordo_auto_choice_t *c);
+/* What ordo_auto_eager_here needs measured for ranks_here ranks on this
+ * machine under the settings in force: the single copy and the CPU's copy
+ * rate where the rank has peers to serve and single copy is not off.
+ * Measures into m what it has not measured yet. */
+void ordo_machine_measure_for_eager(ordo_machine_t *m, int ranks_here);
 /* The same for ranks_here ranks of the job on this machine, under the
- * settings in force (ORDO_EAGER_MAX, ORDO_SINGLE_COPY, ORDO_RNDV_SPLIT):
- * the single copy and the CPU's copy rate are measured into m first where
- * it has peers to serve and single copy is not off (ordo_init and
+ * settings in force (ORDO_EAGER_MAX, ORDO_SINGLE_COPY, ORDO_RNDV_SPLIT),
+ * measuring first what ordo_machine_measure_for_eager says (ordo_init,
+ * which measures and agrees with its machine's ranks before, and
  * ordo-info both choose this way). */
 void ordo_auto_eager_here(ordo_machine_t *m, int ranks_here, size_t short_max, size_t eager_max,
                           ordo_auto_choice_t *c);

@@ -58,22 +58,63 @@ static int ranks_on_machine(const ordo_boot_t *b)
     return n;
 }
 
+/* Whether some machine holds more than one rank of the job (the same
+ * answer on every rank: it reads the bootstrap's machine map only). */
+static int machine_shared(const ordo_boot_t *b)
+{
+    if (b->machine_of == NULL)
+        return b->size > 1;
+    int machines = 0;   /* numbered from 0 as each first appears */
+    for (int r = 0; r < b->size; r++)
+        if (b->machine_of[r] >= machines)
+            machines = b->machine_of[r] + 1;
+    return machines < b->size;
+}
+
+/* Make m's measured rates those of the ranks of this machine together
+ * (ordo_machine_agree), so that they all choose alike.  Collective over
+ * the job where a machine is shared. */
+static ordo_status_t agree_with_machine(ordo_boot_t *b, ordo_machine_t *m)
+{
+    if (!machine_shared(b))
+        return ORDO_OK;
+    ordo_machine_rates_t mine = {m->copy_GBps, m->sc_us, m->sc_GBps};
+    ordo_machine_rates_t *all = malloc((size_t)b->size * sizeof(*all));
+    if (all == NULL)
+        return ORDO_ERR_NO_MEMORY;
+    ordo_status_t st = ordo_boot_allgather(b, "ordo.machine", &mine, sizeof(mine), all);
+    if (st == ORDO_OK) {
+        int n = 0;
+        for (int r = 0; r < b->size; r++)
+            if (b->machine_of == NULL || b->machine_of[r] == b->machine_of[b->rank])
+                all[n++] = all[r];
+        ordo_machine_agree(m, all, n);
+    }
+    free(all);
+    return st;
+}
+
 /* Resolve the settings whose auto value depends on the machine (engines,
  * the PIO limit, the two-sided eager / single-copy crossover) before the
  * transports open with them.  m was probed
  * before the bootstrap started threads of its own (PMIx's progress
  * thread), so its thread count is the program's. */
-static void choose_for_machine(ordo_context_t *ctx, ordo_machine_t m)
+static ordo_status_t choose_for_machine(ordo_context_t *ctx, ordo_machine_t m)
 {
     int here = ranks_on_machine(ctx->boot);
     int bind_rank = ordo_config.engine_bind == ORDO_ENGINE_BIND_RANK;
     ordo_auto_choose(&m, here, bind_rank, ordo_config.engines, ordo_config.pio_max,
                      &ctx->machine);
-    if (ctx->machine.engines > 0 && ordo_config.pio_max == SIZE_MAX) {
+    int pio_from_rate = ctx->machine.engines > 0 && ordo_config.pio_max == SIZE_MAX;
+    if (pio_from_rate)
         ordo_machine_measure_copy(&m);   /* only a limit below engines needs the rate */
+    ordo_machine_measure_for_eager(&m, here);
+    ordo_status_t st = agree_with_machine(ctx->boot, &m);
+    if (st != ORDO_OK)
+        return st;
+    if (pio_from_rate)
         ordo_auto_choose(&m, here, bind_rank, ordo_config.engines, ordo_config.pio_max,
                          &ctx->machine);
-    }
     ctx->pio_max = ctx->machine.pio_max;
     ctx->pio_lone_max = ctx->machine.pio_lone_max;
     ordo_tl_am_limits_t lim;
@@ -90,6 +131,7 @@ static void choose_for_machine(ordo_context_t *ctx, ordo_machine_t m)
         ordo_info("offload engines %s; PIO limit %s; two-sided eager on shared memory up to "
                   "%s; short messages %s", ctx->machine.engines_why, ctx->machine.pio_why,
                   ctx->machine.eager_why, ctx->machine.lane_why);
+    return ORDO_OK;
 }
 
 static ordo_status_t open_transports(ordo_context_t *ctx)
@@ -211,8 +253,10 @@ ORDO_API ordo_status_t ordo_init(const ordo_init_params_t *params)
     ctx->rank = ctx->boot->rank;
     ctx->size = ctx->boot->size;
     ordo_log_set_rank(ctx->rank);
-    choose_for_machine(ctx, machine);
-    if ((st = arm_job_timeout()) != ORDO_OK) {
+    st = choose_for_machine(ctx, machine);
+    if (st == ORDO_OK)
+        st = arm_job_timeout();
+    if (st != ORDO_OK) {
         ordo_boot_close(ctx->boot, 0);
         goto err_free;
     }

@@ -190,6 +190,39 @@ int main(void)
     ordo_auto_eager(&unmeasured, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.bounce_rotate == 4u << 20);
 
+    /* The ranks of a machine agree on the median of what they measured:
+     * two ranks that measured 12 and 14 GB/s choose alike from 13. */
+    ordo_machine_t a = {.copy_GBps = 40, .sc_us = 1.5, .sc_GBps = 12};
+    ordo_machine_rates_t two[2] = {{40, 1.5, 12}, {50, 0.5, 14}};
+    ordo_machine_agree(&a, two, 2);
+    CHECK(a.copy_GBps == 45 && a.sc_us == 1.0 && a.sc_GBps == 13);
+    ordo_machine_t b = {.copy_GBps = 50, .sc_us = 0.5, .sc_GBps = 14};
+    ordo_machine_agree(&b, two, 2);
+    CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+    ordo_auto_choice_t ea, eb;
+    ordo_auto_eager(&a, 2, 8192, 32768, 0, 1, 0, &ea);
+    ordo_auto_eager(&b, 2, 8192, 32768, 0, 1, 0, &eb);
+    CHECK(ea.eager_cross == eb.eager_cross && ea.pipe_max == eb.pipe_max);
+    /* unmeasured (0), refused (< 0) and impossible values (NaN, infinite,
+     * beyond any memory) are left out; an odd count takes the middle one */
+    ordo_machine_rates_t odd[7] = {{0, 0, 0}, {30, 2, 10}, {0.0 / 0.0, -1, 0}, {1e300, 1e300, 1e300},
+                                   {20, 1, 20}, {10, 3, 30}, {-5, 1.0 / 0.0, 7}};
+    ordo_machine_t c2 = {.copy_GBps = 99, .sc_us = 9, .sc_GBps = 99};
+    ordo_machine_agree(&c2, odd, 7);
+    CHECK(c2.copy_GBps == 20 && c2.sc_us == 2 && c2.sc_GBps == 20);
+    /* a rate nobody measured stays this rank's own; a kernel that refused
+     * this process its single copy still refuses it */
+    ordo_machine_rates_t none[2] = {{0, 0, 0}, {0, -1, 0}};
+    ordo_machine_t d = {.copy_GBps = 33, .sc_us = 0.7, .sc_GBps = 18};
+    ordo_machine_agree(&d, none, 2);
+    CHECK(d.copy_GBps == 33 && d.sc_us == 0.7 && d.sc_GBps == 18);
+    ordo_machine_t refused = {.copy_GBps = 33, .sc_us = -1};
+    ordo_machine_agree(&refused, two, 2);
+    CHECK(refused.sc_us == -1 && refused.sc_GBps == 0 && refused.copy_GBps == 45);
+    ordo_machine_agree(&refused, NULL, 2);   /* nothing to agree with: unchanged */
+    ordo_machine_agree(&refused, two, 0);
+    CHECK(refused.copy_GBps == 45);
+
     /* the probe reads this machine: sane counts */
     ordo_machine_t m;
     ordo_machine_probe(&m);
