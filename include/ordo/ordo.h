@@ -714,10 +714,16 @@ typedef struct ordo_completion {
 /* ------------------------------------------------------- two-sided: data */
 
 /* Blocking send of len bytes (0 allowed) to rank dest with tag: returns
- * when buf may be reused.  Messages up to ORDO_SHORT_MAX and
- * ORDO_EAGER_MAX complete when copied out; larger ones when the receiver
- * took the data (rendezvous), so a blocking send of a large message waits
- * for its receive, as MPI_Send may. */
+ * when buf may be reused.  Messages within the eager limit complete when
+ * copied out; larger ones when the receiver took the data (rendezvous), so
+ * a blocking send of a large message waits for its receive, as MPI_Send
+ * may.  The eager limit is ORDO_EAGER_MAX where it is set; left auto, it is
+ * ORDO_EAGER_MAX's auto value, except that on shared memory a message sent
+ * while none of its sender's to that peer is in flight goes by rendezvous
+ * above the size where a single copy measured cheaper (ordo-info prints
+ * that size; never below ORDO_SHORT_MAX).  A receiver inside any ordo call
+ * pulls such a message at once even before its receive is posted, so two
+ * ranks that both send before they receive still both complete. */
 ORDO_API ordo_status_t ordo_send(ordo_comm_h comm, const void *buf, size_t len, int dest,
                                  int tag);
 /* Non-blocking send: ORDO_OK when complete at once (*req_p = NULL), else

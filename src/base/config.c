@@ -99,7 +99,9 @@ static const ordo_setting_t settings[] = {
      "single copy measured cheaper than two "
      "(ordo-info shows it), and a rendezvous moves its data in bounce-buffer fragments "
      "(both sides copying at once) up to where the single copy measured faster; set, it is "
-     "the eager / rendezvous crossover everywhere",
+     "the eager / rendezvous crossover everywhere; a send within the eager limit in force "
+     "completes once copied out, and one of up to this size that goes by rendezvous is "
+     "pulled by a receiver inside an ordo call before its receive is posted",
      NULL, FIELD(eager_max), 0, ORDO_AUTO_ZERO},
     {"ORDO_EAGER_BUFFERS", ORDO_SETTING_INT, "auto",
      "Two-sided: bounce buffers per sender-receiver pair (on shared memory a pair cycles "

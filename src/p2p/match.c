@@ -113,7 +113,9 @@ static p2p_msg_t *msg_keep(const p2p_msg_t *m)
 
 void p2p_msg_drop(p2p_comm_t *c, p2p_msg_t *m, ordo_status_t st)
 {
-    if (!p2p_peer(m->src)->dead && m->proto >= PROTO_RGET) {
+    if (m->pull != NULL && p2p_pull_detach(m, st))
+        ;   /* the pull in flight tells the sender when it ends */
+    else if (!p2p_peer(m->src)->dead && m->proto >= PROTO_RGET) {
         p2p_hdr_t h = {.type = P2P_FIN, .tag = st, .sreq = m->sreq};
         p2p_send_ctl(m->src, &h, NULL, 0);
     }
@@ -141,6 +143,8 @@ size_t p2p_drop_coll_unexpected(p2p_comm_t *c, ordo_status_t st)
 
 void p2p_msg_free(p2p_msg_t *m)
 {
+    if (m->pull != NULL)
+        p2p_pull_detach(m, ORDO_OK);
     if (m->desc) {
         ordo_tl_iface_t *f = ordo_iface_of(m->src);
         f->ops->am_release(f, m->desc);
@@ -224,7 +228,7 @@ static ordo_status_t arrive(p2p_comm_t *c, p2p_msg_t *m)
     p2p_req_t *r = posted_find(c, m->src, m->tag);
     if (r) {
         p2p_posted_unlink(c, r);
-        p2p_deliver(r, m);
+        p2p_deliver(r, m);   /* a new arrival: no pull of it runs */
         p2p_credit_return(c, m->src);
         if (m->owned)
             p2p_msg_free(m);
@@ -241,6 +245,8 @@ static ordo_status_t arrive(p2p_comm_t *c, p2p_msg_t *m)
     }
     p2p->stats.msgs_unexpected++;
     unexpected_append(c, m);
+    if (m->pullable)
+        p2p_pull_arrived(m);   /* its sender need not wait for the receive */
     return m->desc ? ORDO_INPROGRESS : ORDO_OK;
 }
 
@@ -297,7 +303,8 @@ ordo_status_t p2p_incoming(int src, const p2p_hdr_t *h, void *payload, size_t pl
     p2p_comm_t *c = h->comm < p2p->ncomms ? p2p->comms[h->comm] : NULL;
     p2p_msg_t m = {.src = src, .comm = h->comm, .tag = h->tag, .seq = h->seq,
                    .proto = h->proto, .len = h->len, .sreq = h->sreq, .data = payload,
-                   .datalen = plen, .desc = desc};
+                   .datalen = plen, .desc = desc,
+                   .pullable = h->type == P2P_RTS && (h->rreq & P2P_RTS_PULLABLE)};
     if (ORDO_UNLIKELY(c == NULL || c->magic != P2P_MAGIC_COMM)) {
         if (c == NULL && h->comm >= p2p->next_id) {
             /* a context the sender has and we are about to create (its

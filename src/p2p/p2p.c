@@ -90,7 +90,7 @@ static p2p_req_t *req_alloc(int kind, p2p_comm_t *c, int peer, int tag, void *bu
     r->proto = r->phase = 0;
     r->seq = 0;
     r->deliver = r->moved = r->split = 0;
-    r->parts = r->banded = 0;
+    r->parts = r->banded = r->aside = r->pullable = 0;
     r->peer_req = 0;
     r->mem = NULL;
     r->rkey = NULL;
@@ -137,12 +137,53 @@ void p2p_req_done(p2p_req_t *r, ordo_status_t st)
 {
     band_leave(r);
     p2p_req_unexpose(r);
+    if (ORDO_UNLIKELY(r->aside == P2P_ASIDE_HELD)) {
+        /* nobody waits for it: its copy and the request go (a failure is
+         * the receiver's to report, as for a message copied out) */
+        if (st != ORDO_OK)
+            ordo_debug("send of %zu bytes to rank %d, copied aside: %s", r->len, r->peer,
+                       ordo_status_string(st));
+        p2p_req_aside_drop(r);
+        return;
+    }
     r->phase = PHASE_DONE;
     if (r->kind == P2P_SEND) {
         r->super.info.length = r->super.info.msg_length = r->len;
     }
     p2p_active_unlink(r);
     ordo_request_complete(&r->super, st);
+}
+
+p2p_req_t *p2p_req_aside(const p2p_req_t *r)
+{
+    void *copy = malloc(r->len);
+    if (copy == NULL)
+        return NULL;
+    p2p_req_t *d = req_alloc(P2P_SEND, r->comm, r->peer, r->tag, copy, r->len);
+    if (d == NULL) {
+        free(copy);
+        return NULL;
+    }
+    memcpy(copy, r->buf, r->len);
+    d->super.user_held = 0;
+    d->aside = P2P_ASIDE_HELD;
+    d->proto = r->proto;
+    d->pullable = r->pullable;
+    d->seq = r->seq;
+    return d;
+}
+
+void p2p_req_aside_drop(p2p_req_t *d)
+{
+    band_leave(d);
+    p2p_req_unexpose(d);
+    p2p_active_unlink(d);
+    free(d->buf);
+    d->buf = NULL;
+    d->aside = P2P_ASIDE_NO;
+    d->phase = PHASE_DONE;
+    d->super.state = ORDO_OP_DONE;
+    req_release(&d->super);
 }
 
 /* ------------------------------------------------------------- checks */
@@ -288,6 +329,7 @@ static ordo_status_t isend_proto(p2p_comm_t *c, const void *buf, size_t len, int
     if (r == NULL)
         return ORDO_ERR_NO_MEMORY;
     r->proto = (uint8_t)proto;
+    r->pullable = !sync && len <= p2p->lim.eager_max;
     r->seq = c->send_seq[dest]++;
     if (banded) {
         r->banded = 1;
@@ -370,9 +412,10 @@ static ordo_status_t recv_post(p2p_comm_t *c, void *buf, size_t cap, int source,
     p2p_msg_t *m = c->unexp_head ? p2p_unexpected_find(c, source, tag) : NULL;
     if (m) {
         p2p_unexpected_unlink(c, m);
-        p2p_deliver(r, m);
+        int kept = p2p_deliver(r, m);
         p2p_credit_return(c, m->src);
-        p2p_msg_free(m);
+        if (!kept)
+            p2p_msg_free(m);
     } else {
         p2p_posted_append(c, r);
     }
@@ -575,6 +618,8 @@ static unsigned p2p_progress(void)
     unsigned n = 0;
     if (p2p->queued)
         n = p2p_progress_queues();
+    if (ORDO_UNLIKELY(p2p->pull_head != NULL))
+        n += p2p_pull_progress();
     /* A dead peer is noticed within a few hundred idle passes; checking
      * costs a load per rank. */
     if (n == 0 && (++p2p->tick & 255) == 0 && p2p->active)
@@ -631,7 +676,7 @@ static ordo_status_t p2p_quiesce(void)
     /* Answers peers still wait for (FIN, CTS, credits) go out before we
      * leave; what the program left unfinished is its own error. */
     unsigned spins = 0;
-    while (p2p->queued) {
+    while (p2p->queued || p2p->pulls) {   /* pulls waiting to start are given up */
         ordo_progress_once();
         if ((++spins & 1023) == 0)
             check_health();
@@ -687,6 +732,8 @@ static void p2p_fini(void)
             f->ops->rkey_close(f, r->rkey);
         if (r->mem)
             f->ops->mem_release(f, r->mem);
+        if (r->aside == P2P_ASIDE_HELD)
+            free(r->buf);   /* never pulled: its receiver finished without it */
         free(r);
     }
     while (p2p->free_reqs) {

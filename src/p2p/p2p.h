@@ -38,8 +38,12 @@ typedef struct p2p_hdr {
     uint32_t seq;       /* MSG/RTS: sequence number */
     uint64_t len;       /* MSG/RTS: message length; CTS: bytes accepted; FRAG: offset */
     uint64_t sreq;      /* the sender's request */
-    uint64_t rreq;      /* the receiver's request */
+    uint64_t rreq;      /* the receiver's request; RTS: P2P_RTS_* flags */
 } p2p_hdr_t;
+
+/* RTS flag: the send is not synchronous and within the eager limit, so its
+ * receiver may take the data before the receive is posted (pull.c). */
+#define P2P_RTS_PULLABLE 1u
 
 /* A message that arrived and waits: ahead of its sequence (early) or for a
  * receive (unexpected).  On the stack while it is being matched at once. */
@@ -51,11 +55,13 @@ typedef struct p2p_msg {
     uint32_t        seq;
     uint8_t         proto;
     uint8_t         owned;      /* a kept record (else on the stack) */
+    uint8_t         pullable;   /* RTS: P2P_RTS_PULLABLE was set */
     uint64_t        len;
     uint64_t        sreq;
     void           *data;       /* payload (short, eager) or buffer description (RTS) */
     size_t          datalen;
     void           *desc;       /* bounce buffer kept, or NULL */
+    struct p2p_pull *pull;      /* an unexpected rendezvous pulled here (pull.c), or NULL */
     size_t          room;       /* bytes of inline[] */
     char            inline_data[];
 } p2p_msg_t;
@@ -88,6 +94,8 @@ typedef struct p2p_req {
     uint8_t         parts;       /* SPLIT: halves finished (ours, and the peer's FIN) */
     uint8_t         banded;      /* send: a bounce buffer's size, sent by rendezvous
                                     (counted in its peer's band_out) */
+    uint8_t         aside;       /* send: P2P_ASIDE_* */
+    uint8_t         pullable;    /* send: its RTS says P2P_RTS_PULLABLE */
     uint32_t        slot;        /* its index in p2p->reqs, for life */
     uint32_t        gen;         /* bumped at each reuse: with slot, its token */
     uint64_t        peer_req;    /* the peer's token for its request */
@@ -96,6 +104,14 @@ typedef struct p2p_req {
     struct p2p_req *qnext, *qprev;   /* posted queue, or a peer's send / pipe queue */
     struct p2p_req *anext, *aprev;   /* every unfinished request */
 } p2p_req_t;
+
+/* A send within the eager limit completes once its data is copied out
+ * (ordo.h).  One that was to go eager but found every bounce buffer taken
+ * (by messages its receiver has not matched) goes by rendezvous, copied
+ * into a buffer of ours when its request-to-send goes out (ASIDE_MAY on
+ * the program's request), and a request of ours (ASIDE_HELD, nobody holds
+ * it) carries it to the end. */
+enum p2p_aside { P2P_ASIDE_NO = 0, P2P_ASIDE_MAY, P2P_ASIDE_HELD };
 
 struct ordo_comm {
     uint32_t      magic;
@@ -184,6 +200,8 @@ typedef struct p2p_state {
     p2p_ctl_t           *free_ctls;
     p2p_req_t           *active;
     unsigned             queued;        /* peers' sendq + pipeq + ctlq entries */
+    unsigned             pulls;         /* unexpected rendezvous being pulled (pull.c) */
+    struct p2p_pull     *pull_head, *pull_tail;   /* pulls waiting to start */
     uint32_t             flush_pass;    /* counts send-queue flushes (p2p_comm_t) */
     unsigned             tick;
     ordo_stats_t         stats;
@@ -227,6 +245,22 @@ static inline uint64_t p2p_token(const p2p_req_t *r)
 /* The unfinished request of ours a peer's header names, or NULL (logged)
  * when it names none: a stale or forged token is never dereferenced. */
 p2p_req_t *p2p_req_of_token(uint64_t token, int src, const char *what);
+
+/* pull.c */
+/* m (kept, in its context's unexpected list) is a pullable rendezvous-get
+ * of at most ORDO_EAGER_MAX bytes: pull it into memory of ours, at once or
+ * when it is still unexpected a little later; its sender then completes
+ * (FIN).  Nothing happens for other messages, or without memory: it stays
+ * the rendezvous it came as. */
+void     p2p_pull_arrived(p2p_msg_t *m);
+/* Start the pulls whose wait is over (the layer's progress). */
+unsigned p2p_pull_progress(void);
+/* For p2p_deliver: 1 when m's pull is copying and hands the message to r
+ * when it ends; 0 when nothing runs (a pull not started is given up). */
+int      p2p_pull_wait(p2p_msg_t *m, p2p_req_t *r);
+/* For p2p_msg_free / p2p_msg_drop: m goes away.  1 when a pull in flight
+ * tells the sender st when it ends (the caller sends no FIN). */
+int      p2p_pull_detach(p2p_msg_t *m, ordo_status_t st);
 
 /* match.c */
 void p2p_overtaking_seen(p2p_comm_t *c, int src, uint32_t seq);
@@ -288,16 +322,27 @@ ordo_status_t p2p_comm_members(ordo_comm_h comm, int **members_p, int *n_p);
  * for a size the bounce buffers hold (see p2p_choose_proto). */
 int           p2p_choose_proto(size_t len, int dest, int *banded);
 ordo_status_t p2p_send_start(p2p_req_t *r);
-void          p2p_deliver(p2p_req_t *r, p2p_msg_t *m);
+/* Deliver m to the receive r.  1: m stays, its pull still copying hands it
+ * to r (p2p_pull_wait); the caller frees m only on 0. */
+int           p2p_deliver(p2p_req_t *r, p2p_msg_t *m);
 ordo_status_t p2p_am_handler(void *arg, int src, void *data, size_t len, void *desc);
 unsigned      p2p_progress_queues(void);
 void          p2p_send_ctl(int peer, p2p_hdr_t *h, const void *blob, size_t bloblen);
 void          p2p_fail_peer(int rank);
+/* proto.c, for dead.c: a request out of a peer's send or pipe queue; a
+ * half of a split rendezvous finished (both: the request completes). */
+void          p2p_queue_unlink(p2p_req_t **head, p2p_req_t **tail, p2p_req_t *r);
+void          p2p_split_part_done(p2p_req_t *r, ordo_status_t st);
 /* Hand c the failure notices that arrived before it was created here. */
 void          p2p_admit_future_notices(p2p_comm_t *c);
 
 /* p2p.c */
 void p2p_req_done(p2p_req_t *r, ordo_status_t st);
+/* A request of ours holding a copy of send r's data (P2P_ASIDE_HELD), to
+ * take r's place on the wire; NULL without memory (r then goes as it is). */
+p2p_req_t *p2p_req_aside(const p2p_req_t *r);
+/* Give up an aside request that never went out. */
+void p2p_req_aside_drop(p2p_req_t *d);
 /* The argument checks of ordo_send_nb / ordo_recv_nb (logged as theirs). */
 ordo_status_t p2p_send_check(ordo_comm_h comm, const void *buf, size_t len, int dest, int tag);
 ordo_status_t p2p_recv_check(ordo_comm_h comm, void *buf, size_t cap, int source, int tag);

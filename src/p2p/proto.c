@@ -146,7 +146,6 @@ static unsigned flush_ctls(int peer, p2p_peer_t *p)
     return n;
 }
 
-static void split_part_done(p2p_req_t *r, ordo_status_t st);
 
 /* ------------------------------------------------------------- sending */
 
@@ -159,7 +158,7 @@ static void queue_append(p2p_req_t **head, p2p_req_t **tail, p2p_req_t *r)
     p2p->queued++;
 }
 
-static void queue_unlink(p2p_req_t **head, p2p_req_t **tail, p2p_req_t *r)
+void p2p_queue_unlink(p2p_req_t **head, p2p_req_t **tail, p2p_req_t *r)
 {
     if (r->qprev) r->qprev->qnext = r->qnext; else *head = r->qnext;
     if (r->qnext) r->qnext->qprev = r->qprev; else *tail = r->qprev;
@@ -179,6 +178,7 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
     uint16_t owed = p2p_take_owed(c, dest);
     h.credits = owed;
     ordo_status_t st;
+    p2p_req_t *aside = NULL;
     switch (r->proto) {
     case PROTO_SHORT:
         st = f->ops->am_short(f, dest, &h, sizeof(h), r->buf, r->len);
@@ -187,8 +187,10 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
         st = f->ops->am_bcopy(f, dest, &h, sizeof(h), r->buf, r->len);
         if (st == ORDO_ERR_BUSY && ordo_config.p2p_protocol == ORDO_PROTO_AUTO) {
             /* Every bounce buffer is taken (unexpected messages hold them):
-             * a rendezvous needs none, and keeps the sender going. */
+             * a rendezvous needs none, and keeps the sender going; it
+             * completes once copied aside, as the eager send would have. */
             r->proto = ordo_config.rndv == ORDO_RNDV_PUT ? PROTO_RPUT : PROTO_RGET;
+            r->aside = P2P_ASIDE_MAY;
             c->owed[dest] += owed;
             return send_sequenced(r);
         }
@@ -197,20 +199,32 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
         char blob[ORDO_TL_BLOB_MAX];
         size_t bloblen = 0;
         h.type = P2P_RTS;
-        if (r->proto == PROTO_RGET && p2p->single_copy && r->len) {
-            if (r->mem)   /* exposed on an attempt that found the queue full */
-                f->ops->mem_release(f, r->mem);
-            ordo_tl_mem_params_t mp = {.addr = r->buf, .size = r->len, .memfd = -1,
+        /* w: the request the receiver deals with, r's copy where r was to
+         * go eager */
+        p2p_req_t *w = r->aside == P2P_ASIDE_MAY && r->len ? p2p_req_aside(r) : NULL;
+        aside = w;
+        if (w == NULL)
+            w = r;
+        h.sreq = p2p_token(w);
+        h.rreq = w->pullable ? P2P_RTS_PULLABLE : 0;
+        if (w->proto == PROTO_RGET && p2p->single_copy && w->len) {
+            if (w->mem)   /* exposed on an attempt that found the queue full */
+                f->ops->mem_release(f, w->mem);
+            ordo_tl_mem_params_t mp = {.addr = w->buf, .size = w->len, .memfd = -1,
                                        .transient = 1};
-            if (f->ops->mem_expose(f, &mp, &r->mem, blob, &bloblen) != ORDO_OK) {
-                r->mem = NULL;
+            if (f->ops->mem_expose(f, &mp, &w->mem, blob, &bloblen) != ORDO_OK) {
+                w->mem = NULL;
                 bloblen = 0;   /* the receiver falls back to the pipeline */
                 p2p_peer(dest)->no_single_copy = 1;
             }
         }
         st = f->ops->am_short(f, dest, &h, sizeof(h), blob, bloblen);
-        if (st == ORDO_OK)
-            r->phase = PHASE_RNDV;
+        if (st == ORDO_OK) {
+            w->phase = PHASE_RNDV;
+        } else if (aside) {
+            p2p_req_aside_drop(aside);   /* r stays as it was, to go later */
+            aside = NULL;
+        }
         break;
     }
     }
@@ -228,8 +242,14 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
     case PROTO_RPUT:  p2p->stats.msgs_rput++; break;
     default:          p2p->stats.msgs_pipelined++; break;
     }
-    if (r->proto == PROTO_SHORT || r->proto == PROTO_EAGER)
+    if (aside) {
+        /* the copy goes on in r's place (its band too); r is done */
+        aside->banded = r->banded;
+        r->banded = 0;
         p2p_req_done(r, ORDO_OK);
+    } else if (r->proto == PROTO_SHORT || r->proto == PROTO_EAGER) {
+        p2p_req_done(r, ORDO_OK);
+    }
     return ORDO_OK;
 }
 
@@ -267,7 +287,7 @@ static unsigned flush_sends(int dest, p2p_peer_t *p)
             c->flush_pass = pass;
             continue;
         }
-        queue_unlink(&p->sendq_head, &p->sendq_tail, r);
+        p2p_queue_unlink(&p->sendq_head, &p->sendq_tail, r);
         ordo_status_t st = send_sequenced(r);
         if (st == ORDO_ERR_BUSY) {
             /* back where it was, keeping the order */
@@ -302,16 +322,16 @@ static unsigned flush_pipes(int peer, p2p_peer_t *p)
             if (st != ORDO_OK) {
                 if (st == ORDO_ERR_BUSY)
                     return n;
-                queue_unlink(&p->pipe_head, &p->pipe_tail, r);
+                p2p_queue_unlink(&p->pipe_head, &p->pipe_tail, r);
                 p2p_req_done(r, st);
                 goto next;
             }
             r->moved += len;
             n++;
         }
-        queue_unlink(&p->pipe_head, &p->pipe_tail, r);
+        p2p_queue_unlink(&p->pipe_head, &p->pipe_tail, r);
         if (r->proto == PROTO_SPLIT)
-            split_part_done(r, ORDO_OK);
+            p2p_split_part_done(r, ORDO_OK);
         else
             p2p_req_done(r, ORDO_OK);
     next:;
@@ -384,7 +404,7 @@ static void rget_done(ordo_tl_comp_t *comp, ordo_status_t st)
 
 /* ------------------------------------------- the split rendezvous-get */
 
-static void split_part_done(p2p_req_t *r, ordo_status_t st)
+void p2p_split_part_done(p2p_req_t *r, ordo_status_t st)
 {
     if (st != ORDO_OK && r->super.status == ORDO_OK)
         r->super.status = st;   /* remembered until both halves are in */
@@ -402,7 +422,7 @@ static void split_get_done(ordo_tl_comp_t *comp, ordo_status_t st)
 {
     p2p_req_t *r = ordo_container_of(comp, p2p_req_t, super.comp);
     transfer_fin(r, PROTO_SPLIT, st);
-    split_part_done(r, st);
+    p2p_split_part_done(r, st);
 }
 
 /* A large rendezvous-get: expose our buffer, tell the sender to put the back
@@ -448,7 +468,7 @@ static void split_put_done(ordo_tl_comp_t *comp, ordo_status_t st)
 {
     p2p_req_t *r = ordo_container_of(comp, p2p_req_t, super.comp);
     transfer_fin(r, PROTO_SPLIT, st);
-    split_part_done(r, st);
+    p2p_split_part_done(r, st);
 }
 
 /* Sender: the receiver took the front half; put the back half. */
@@ -518,7 +538,7 @@ static void start_rendezvous_recv(p2p_req_t *r, p2p_msg_t *m)
     p2p_send_ctl(src, &h, blob, bloblen);
 }
 
-void p2p_deliver(p2p_req_t *r, p2p_msg_t *m)
+int p2p_deliver(p2p_req_t *r, p2p_msg_t *m)
 {
     r->rsrc = m->src;
     r->super.info.source = m->src;
@@ -526,6 +546,8 @@ void p2p_deliver(p2p_req_t *r, p2p_msg_t *m)
     r->super.info.seq = m->seq;
     r->super.info.msg_length = m->len;
     r->deliver = ORDO_MIN(m->len, r->len);
+    if (ORDO_UNLIKELY(m->pull != NULL) && p2p_pull_wait(m, r))
+        return 1;
     if (m->proto == PROTO_SHORT || m->proto == PROTO_EAGER) {
         ordo_status_t st = ORDO_OK;
         if (m->desc)   /* a bounce buffer, which may still be filling */
@@ -534,9 +556,10 @@ void p2p_deliver(p2p_req_t *r, p2p_msg_t *m)
         else if (r->deliver)
             memcpy(r->buf, m->data, r->deliver);
         recv_finish(r, st);
-        return;
+        return 0;
     }
     start_rendezvous_recv(r, m);
+    return 0;
 }
 
 /* ------------------------------------------------ rendezvous, sender side */
@@ -592,7 +615,7 @@ static void on_fin(int src, const p2p_hdr_t *h)
             /* the receiver has the front half; it may overtake the CTS that
              * hands us the back half, so it is counted whatever our phase */
             if (r->phase != PHASE_DONE)
-                split_part_done(r, (ordo_status_t)h->tag);
+                p2p_split_part_done(r, (ordo_status_t)h->tag);
             return;
         }
         if (r->phase != PHASE_RNDV)
@@ -604,7 +627,7 @@ static void on_fin(int src, const p2p_hdr_t *h)
             return;
         if (h->proto == PROTO_SPLIT) {
             if (r->phase == PHASE_DATA)
-                split_part_done(r, (ordo_status_t)h->tag);
+                p2p_split_part_done(r, (ordo_status_t)h->tag);
             return;
         }
         if (r->phase != PHASE_RNDV)
@@ -636,7 +659,7 @@ static void on_frag(int src, const p2p_hdr_t *h, const void *data, size_t len, v
             r->super.status = st;   /* reported when both halves are in */
         r->moved += len;
         if (r->moved >= r->deliver - r->split)
-            split_part_done(r, ORDO_OK);
+            p2p_split_part_done(r, ORDO_OK);
         return;
     }
     if (r->phase == PHASE_RNDV && r->mem) {
@@ -734,56 +757,4 @@ ordo_status_t p2p_am_handler(void *arg, int src, void *data, size_t len, void *d
     }
     ordo_warn("unknown two-sided message type %u from rank %d", h->type, src);
     return ORDO_OK;
-}
-
-/* --------------------------------------------------------- dead peers */
-
-void p2p_fail_peer(int rank)
-{
-    p2p_peer_t *p = p2p_peer(rank);
-    if (p->dead)
-        return;
-    p->dead = 1;
-    while (p->ctl_head) {
-        p2p_ctl_t *q = p->ctl_head;
-        p->ctl_head = q->next;
-        q->next = p2p->free_ctls;
-        p2p->free_ctls = q;
-        p2p->queued--;
-    }
-    p->ctl_tail = NULL;
-    while (p->sendq_head) {
-        p2p_req_t *r = p->sendq_head;
-        queue_unlink(&p->sendq_head, &p->sendq_tail, r);
-        r->comm->nqueued[rank]--;
-        p2p_req_done(r, ORDO_ERR_PEER_DEAD);
-    }
-    while (p->pipe_head) {
-        p2p_req_t *r = p->pipe_head;
-        queue_unlink(&p->pipe_head, &p->pipe_tail, r);
-        p2p_req_done(r, ORDO_ERR_PEER_DEAD);
-    }
-    /* Receives that wait for this rank: posted for it (or for any rank, as
-     * MPI's fault-tolerance proposal does, since it might have been the one
-     * to send), or matched to its rendezvous. */
-    p2p_req_t *r = p2p->active, *next;
-    for (; r; r = next) {
-        next = r->anext;
-        if (r->proto == PROTO_SPLIT && r->phase == PHASE_DATA &&
-            (r->kind == P2P_SEND ? r->peer : r->rsrc) == rank) {
-            /* the peer's half will never be reported: count it as failed; our
-             * own half completes (or fails) through its transfer */
-            split_part_done(r, ORDO_ERR_PEER_DEAD);
-        } else if (r->kind == P2P_SEND) {
-            if (r->peer == rank && r->phase == PHASE_RNDV)
-                p2p_req_done(r, ORDO_ERR_PEER_DEAD);
-        } else if (r->phase == PHASE_POSTED) {
-            if (r->peer == rank || r->peer == ORDO_ANY_SOURCE) {
-                p2p_posted_unlink(r->comm, r);
-                p2p_req_done(r, ORDO_ERR_PEER_DEAD);
-            }
-        } else if (r->rsrc == rank && (r->phase == PHASE_RNDV || r->phase == PHASE_FRAGS)) {
-            p2p_req_done(r, ORDO_ERR_PEER_DEAD);
-        }
-    }
 }

@@ -1,8 +1,8 @@
 /* Two-sided semantics as MPI programmers rely on them: non-overtaking with
  * equal tags, ANY_SOURCE / ANY_TAG, probe, cancel, thousands of outstanding
  * requests, an unexpected-message flood held by flow control, contexts that
- * isolate traffic, overtaking contexts, zero-length messages and argument
- * errors.  Runs at any rank count; sizes cross every protocol threshold. */
+ * isolate traffic, overtaking contexts, zero-length messages, argument
+ * errors, and sends that complete before their receive is posted.  Runs at any rank count; sizes cross every protocol threshold. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -585,6 +585,79 @@ static void synchronous(void)
     }
 }
 
+/* ordo.h: a send within the eager limit completes once its data is copied
+ * out, and one of up to ORDO_EAGER_MAX bytes (32 KiB below 16 ranks by
+ * default) that goes by rendezvous all the same is pulled by a receiver
+ * inside an ordo call before its receive is posted: pairs that both send
+ * before they receive finish, at every size up to it (they hung where a
+ * single copy measured cheaper than a bounce buffer).  With ORDO_EAGER_MAX
+ * set, a send of that size completes though every bounce buffer is held by
+ * messages the receiver, in a launcher barrier, has not taken (it hung). */
+static void send_before_receive(void)
+{
+    int peer = me ^ 1;
+    if (np < 2)
+        return;
+    static const size_t lens[] = {1, 4096, 6000, 8192, 8193, 12288, 16384, 20000, 24576,
+                                  32767, 32768};
+    enum { MAXLEN = 32768, HELD = 80 };   /* more than a pair's 64 bounce buffers */
+    const char *set = getenv("ORDO_EAGER_MAX");
+    size_t held_len = set ? (size_t)strtoull(set, NULL, 0) : 0;
+    char *out = malloc(MAXLEN), *in = malloc(MAXLEN);
+    CHECK(out != NULL && in != NULL);
+    if (out == NULL || in == NULL)
+        return;
+    for (size_t i = 0; peer < np && i < sizeof(lens) / sizeof(lens[0]); i++) {
+        for (int nb = 0; nb < 2; nb++) {
+            stamp(out, lens[i], me, (uint32_t)(2 * i + (size_t)nb));
+            if (nb) {
+                ordo_request_h r;
+                ordo_status_t st = ordo_send_nb(NULL, out, lens[i], peer, 70, &r);
+                CHECK(st == ORDO_OK || st == ORDO_INPROGRESS);
+                if (st == ORDO_INPROGRESS)
+                    CHECK_OK(ordo_request_wait(&r, NULL));
+            } else {
+                CHECK_OK(ordo_send(NULL, out, lens[i], peer, 70));
+            }
+            memset(out, 0, lens[i]);   /* the send is complete: the buffer is ours */
+            ordo_completion_t info;
+            CHECK_OK(ordo_recv(NULL, in, MAXLEN, peer, 70, &info));
+            CHECK(info.length == lens[i] && stamped(in, lens[i], peer, (uint32_t)(2 * i + (size_t)nb)));
+        }
+    }
+    /* around a ring of every rank (a cycle longer than a pair where np > 2:
+     * nobody's own send waits for the rank it receives from) */
+    int next = (me + 1) % np, prev = (me + np - 1) % np;
+    for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+        stamp(out, lens[i], me, (uint32_t)(100 + i));
+        CHECK_OK(ordo_send(NULL, out, lens[i], next, 72));
+        ordo_completion_t info;
+        CHECK_OK(ordo_recv(NULL, in, MAXLEN, prev, 72, &info));
+        CHECK(info.length == lens[i] && stamped(in, lens[i], prev, (uint32_t)(100 + i)));
+    }
+    /* every bounce buffer held: the lower rank of the pair sends HELD
+     * messages its peer receives only after both passed a launcher
+     * barrier (which drives nothing) */
+    if (held_len > 8192 && held_len <= MAXLEN) {
+        if (peer < np && me < peer) {
+            for (uint32_t k = 0; k < HELD; k++) {
+                stamp(out, held_len, me, k);
+                CHECK_OK(ordo_send(NULL, out, held_len, peer, 71));
+            }
+        }
+        REQUIRE_OK(ordo_launcher_barrier());
+        if (peer < np && me > peer) {
+            for (uint32_t k = 0; k < HELD; k++) {
+                CHECK_OK(ordo_recv(NULL, in, held_len, peer, 71, NULL));
+                CHECK(stamped(in, held_len, peer, k));
+            }
+        }
+    }
+    REQUIRE_OK(ordo_barrier());
+    free(out);
+    free(in);
+}
+
 int main(void)
 {
     REQUIRE_OK(ordo_init(NULL));
@@ -604,6 +677,7 @@ int main(void)
     blocking_receive_paths();
     zero_length_and_errors();
     synchronous();
+    send_before_receive();
     const char *reorder = getenv("ORDO_TL_REORDER");
     if (reorder && atoi(reorder) > 1 && np > 1) {
         /* the test mode really shuffled what this rank was handed */
