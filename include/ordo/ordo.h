@@ -721,9 +721,11 @@ typedef struct ordo_completion {
  * ORDO_EAGER_MAX's auto value, except that on shared memory a message sent
  * while none of its sender's to that peer is in flight goes by rendezvous
  * above the size where a single copy measured cheaper (ordo-info prints
- * that size; never below ORDO_SHORT_MAX).  A receiver inside any ordo call
- * pulls such a message at once even before its receive is posted, so two
- * ranks that both send before they receive still both complete. */
+ * that size; never below ORDO_SHORT_MAX).  A receiver inside an ordo call
+ * takes such a message before its receive is posted (at once where its own
+ * send to the sender waits, else within some tens of microseconds), so
+ * ranks that all send before they receive, in pairs or around a ring,
+ * still complete. */
 ORDO_API ordo_status_t ordo_send(ordo_comm_h comm, const void *buf, size_t len, int dest,
                                  int tag);
 /* Non-blocking send: ORDO_OK when complete at once (*req_p = NULL), else
