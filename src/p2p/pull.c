@@ -65,13 +65,17 @@ static void pull_free(p2p_pull_t *p)
     free(p);
 }
 
-/* The receive that matched m meanwhile, if it is still waiting. */
+/* The receive that matched m meanwhile, if it is still waiting: a token of
+ * ours, so a stale one (the receive failed with its peer, its object
+ * reused) is quietly nothing, not a forged header. */
 static p2p_req_t *waiter_of(const p2p_pull_t *p)
 {
-    if (p->waiter == 0)
+    uint32_t slot = (uint32_t)p->waiter, gen = (uint32_t)(p->waiter >> 32);
+    if (p->waiter == 0 || slot >= p2p->nreqs)
         return NULL;
-    p2p_req_t *r = p2p_req_of_token(p->waiter, p->src, "pulled message");
-    return r != NULL && r->kind == P2P_RECV && r->phase == PHASE_DATA ? r : NULL;
+    p2p_req_t *r = p2p->reqs[slot];
+    return r->gen == gen && r->super.state == ORDO_OP_INFLIGHT && r->kind == P2P_RECV &&
+           r->phase == PHASE_DATA ? r : NULL;
 }
 
 static void pull_done(ordo_tl_comp_t *comp, ordo_status_t st)
