@@ -229,17 +229,17 @@ void ordo_machine_agree(ordo_machine_t *m, const ordo_machine_rates_t *rates, in
     if (vals == NULL)
         return;   /* each keeps its own: choices may differ, nothing breaks */
     double *copy = vals, *start = vals + n, *rate = vals + 2 * (size_t)n;
-    int kc = 0, ks = 0, kr = 0;
+    int kc = 0, ks = 0;   /* a single copy's start and rate are kept in pairs */
     for (int i = 0; i < n; i++) {
         keep_measured(rates[i].copy_GBps, RATE_GBPS_MAX, copy, &kc);
         /* a single copy counts only with both of its figures */
         if (rates[i].sc_us > 0 && rates[i].sc_us <= START_US_MAX &&
             rates[i].sc_GBps > 0 && rates[i].sc_GBps <= RATE_GBPS_MAX) {
-            start[ks++] = rates[i].sc_us;
-            rate[kr++] = rates[i].sc_GBps;
+            start[ks] = rates[i].sc_us;
+            rate[ks++] = rates[i].sc_GBps;
         }
     }
-    double c = median_of(copy, kc), s_us = median_of(start, ks), s_rate = median_of(rate, kr);
+    double c = median_of(copy, kc), s_us = median_of(start, ks), s_rate = median_of(rate, ks);
     free(vals);
     if (c > 0)
         m->copy_GBps = c;

@@ -113,9 +113,9 @@ static p2p_msg_t *msg_keep(const p2p_msg_t *m)
 
 void p2p_msg_drop(p2p_comm_t *c, p2p_msg_t *m, ordo_status_t st)
 {
-    if (m->pull != NULL && p2p_pull_detach(m, st))
-        ;   /* the pull in flight tells the sender when it ends */
-    else if (!p2p_peer(m->src)->dead && m->proto >= PROTO_RGET) {
+    /* a pull in flight tells the sender itself when it ends */
+    int pull_tells = m->pull != NULL && p2p_pull_detach(m, st);
+    if (!pull_tells && !p2p_peer(m->src)->dead && m->proto >= PROTO_RGET) {
         p2p_hdr_t h = {.type = P2P_FIN, .tag = st, .sreq = m->sreq};
         p2p_send_ctl(m->src, &h, NULL, 0);
     }

@@ -135,8 +135,6 @@ static inline void band_leave(p2p_req_t *r)
 
 void p2p_req_done(p2p_req_t *r, ordo_status_t st)
 {
-    band_leave(r);
-    p2p_req_unexpose(r);
     if (ORDO_UNLIKELY(r->aside == P2P_ASIDE_HELD)) {
         /* nobody waits for it: its copy and the request go (a failure is
          * the receiver's to report, as for a message copied out) */
@@ -146,6 +144,8 @@ void p2p_req_done(p2p_req_t *r, ordo_status_t st)
         p2p_req_aside_drop(r);
         return;
     }
+    band_leave(r);
+    p2p_req_unexpose(r);
     r->phase = PHASE_DONE;
     if (r->kind == P2P_SEND) {
         r->super.info.length = r->super.info.msg_length = r->len;

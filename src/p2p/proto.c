@@ -146,7 +146,6 @@ static unsigned flush_ctls(int peer, p2p_peer_t *p)
     return n;
 }
 
-
 /* ------------------------------------------------------------- sending */
 
 static void queue_append(p2p_req_t **head, p2p_req_t **tail, p2p_req_t *r)
