@@ -32,6 +32,18 @@ static inline void ordo_cpu_relax(void)
 #endif
 }
 
+/* Ask for the line at p in a state this core may write (a prefetch: no
+ * effect on what memory holds, and none at all where unsupported). */
+static inline void ordo_prefetch_write(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    /* PREFETCHW; a no-op on the x86 cores that lack it */
+    __asm__ __volatile__("prefetchw (%0)" : : "r"(p));
+#else
+    __builtin_prefetch(p, 1, 3);
+#endif
+}
+
 /* Whether n elements of size bytes at buf fit in the address space: the
  * byte count neither overflows nor passes PTRDIFF_MAX, and buf + bytes does
  * not wrap.  An impossible length is refused, never taken modulo 2^64. */

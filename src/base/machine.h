@@ -43,8 +43,10 @@ typedef struct ordo_auto_choice {
     size_t eager_cross, pipe_max, bounce_rotate;
     /* A lane's short messages (am_ring.h): those over ORDO_LANE_HOT_MIN up
      * to hot_max bytes through one reused buffer (0: none), those over
-     * ORDO_LANE_SPILL_MIN through a spill ring of spill_bytes (0: none). */
-    size_t hot_max, spill_bytes;
+     * ORDO_LANE_SPILL_MIN through a spill ring of spill_bytes (0: none);
+     * the writer asks for the queue's lines own_ahead bytes ahead of its
+     * tail for writing (0: not). */
+    size_t hot_max, spill_bytes, own_ahead;
     char   lane_why[256];
     char   engines_why[256];
     char   pio_why[384];

@@ -79,6 +79,7 @@ void ordo_am_geometry_init(ordo_am_geometry_t *geo, size_t short_max, size_t eag
     geo->hot_min = 0;
     geo->spill_size = 0;
     geo->spill_min = 0;
+    geo->own_ahead = 0;
 }
 
 size_t ordo_am_short_capacity(const ordo_am_geometry_t *geo)
@@ -135,6 +136,29 @@ static am_rec_t *reserve(ordo_am_tx_t *tx, size_t recsize)
     return (am_rec_t *)(ring + idx);
 }
 
+void ordo_am_ahead_span(const ordo_am_tx_t *tx, size_t recsize, uint64_t *from_p,
+                        uint64_t *to_p)
+{
+    uint64_t from = tx->tail + LINE;
+    uint64_t to = tx->tail + ORDO_MIN(recsize, tx->geo.own_ahead);
+    uint64_t free_end = tx->head_seen + tx->geo.ring_size;
+    *from_p = from;
+    *to_p = to < from ? from : to > free_end ? free_end : to;
+}
+
+/* After a record of recsize ring bytes: its successor's lines, if it is as
+ * long (ordo_am_ahead_span), asked for writing.  Only prefetches: nothing
+ * in the ring changes. */
+static inline void own_ahead(ordo_am_tx_t *tx, size_t recsize)
+{
+    uint64_t pos, to;
+    ordo_am_ahead_span(tx, recsize, &pos, &to);
+    size_t R = tx->geo.ring_size;
+    char *ring = ring_of(tx->base);
+    for (; pos < to; pos += LINE)
+        ordo_prefetch_write(ring + (size_t)(pos & (R - 1)));
+}
+
 static void publish(ordo_am_tx_t *tx, am_rec_t *rec, size_t recsize)
 {
     uint64_t next = tx->tail + recsize;
@@ -151,6 +175,8 @@ static void publish(ordo_am_tx_t *tx, am_rec_t *rec, size_t recsize)
     }
     atomic_store_explicit(&rec->stamp, tx->tail + 1, memory_order_release);
     tx->tail += recsize;
+    if (tx->geo.own_ahead && recsize > LINE)
+        own_ahead(tx, recsize);
 }
 
 /* A short record's bytes into buf (inline after rec, or elsewhere), then

@@ -42,7 +42,16 @@
  *   place records in it by the same rule, so no position is read from the
  *   writer's memory.
  * Either is free again once the reader's head has passed the record that
- * used it: no flag goes back and forth. */
+ * used it: no flag goes back and forth.
+ *
+ * Where the reader's cache keeps the lines it read as its own (Intel), the
+ * writer may ask for lines back for writing ahead of time (own_ahead):
+ * after each inline record, the lines the next one takes if it is as long
+ * (up to own_ahead bytes, within the free space, not the first line, which
+ * the reader polls).  A ping-pong's sender then takes them while it waits
+ * for the answer, not line by line as it writes.  Asked once, 8 KiB ahead,
+ * they were the reader's again by the time they were written (its
+ * prefetchers follow the ring). */
 #ifndef ORDO_TL_AM_RING_H
 #define ORDO_TL_AM_RING_H
 
@@ -64,6 +73,8 @@ typedef struct ordo_am_geometry {
     size_t   spill_size;    /* 0: no spill ring; else its bytes, a power of two */
     size_t   spill_min;     /* short records above this many bytes use the spill ring
                                (the hot and spill fields are set after init) */
+    size_t   own_ahead;     /* 0: none; else the most ring bytes the writer asks for
+                               ahead of time (set after init) */
 } ordo_am_geometry_t;
 
 /* The sender's end. */
@@ -143,6 +154,13 @@ unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t del
 void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p, _Atomic uint32_t **bounce_p);
 /* Step over the record ordo_am_peek returned. */
 void  ordo_am_consume(ordo_am_rx_t *rx);
+
+/* The ring positions [*from_p, *to_p) whose lines the writer asks for
+ * after publishing a record of recsize ring bytes (geo.own_ahead set):
+ * past the tail's first line, as far as a record that long reaches, at
+ * most own_ahead bytes, never past the free space as last seen. */
+void ordo_am_ahead_span(const ordo_am_tx_t *tx, size_t recsize, uint64_t *from_p,
+                        uint64_t *to_p);
 
 /* For a lane whose writer is this process: whether anything is unread. */
 static inline int ordo_am_lane_busy(const ordo_am_tx_t *tx, const ordo_am_rx_t *rx)

@@ -135,8 +135,9 @@ typedef struct ordo_tl_params {
     size_t       eager_cross, pipe_max, bounce_rotate;
     /* How a lane between processes of this machine carries short messages
      * (ordo_auto_choice_t): the reused buffer's and the spill ring's bytes
-     * (0: none). */
-    size_t       hot_max, spill_bytes;
+     * (0: none), and how far ahead of its tail a writer asks for the
+     * queue's lines (0: not). */
+    size_t       hot_max, spill_bytes, own_ahead;
 } ordo_tl_params_t;
 
 /* Where the owner's memory lives. */

@@ -152,7 +152,7 @@ int main(void)
      * (1 MiB when unknown) above 1 KiB, smaller or none with many pairs */
     ordo_machine_t lm = {.l2_bytes = 1 << 20, .owns_read_lines = 1};
     ordo_auto_eager(&lm, 2, 8192, 32768, 0, 1, 0, &e);
-    CHECK(e.hot_max == 4096 && e.spill_bytes == 2u << 20);
+    CHECK(e.hot_max == 4096 && e.spill_bytes == 2u << 20 && e.own_ahead == 0);
     CHECK(strstr(e.lane_why, "reused buffer") != NULL && strstr(e.lane_why, "2048 KiB") != NULL);
     lm.l2_bytes = 3 << 20;   /* a power of two at least twice it */
     ordo_auto_eager(&lm, 2, 8192, 32768, 0, 1, 0, &e);
@@ -161,10 +161,12 @@ int main(void)
     CHECK(e.spill_bytes == 2u << 20);
     ordo_auto_eager(&lm, 15, 1024, 32768, 0, 1, 0, &e);   /* short messages are small */
     CHECK(e.hot_max == 1024 && e.spill_bytes == 0 && strstr(e.lane_why, "small") != NULL);
-    lm.owns_read_lines = 0;   /* neither measured faster: inline */
+    lm.owns_read_lines = 0;   /* neither measured faster: inline, the next lines asked for */
     ordo_auto_eager(&lm, 2, 8192, 32768, 0, 1, 0, &e);
-    CHECK(e.hot_max == 0 && e.spill_bytes == 0);
+    CHECK(e.hot_max == 0 && e.spill_bytes == 0 && e.own_ahead == 8192);
     CHECK(strstr(e.lane_why, "gives up the lines") != NULL);
+    ordo_auto_eager(&lm, 300, 256, 4096, 0, 1, 0, &e);
+    CHECK(e.own_ahead == 256 && strstr(e.lane_why, "small") != NULL);
     lm.owns_read_lines = 1;
     ordo_auto_eager(&lm, 40, 256, 32768, 0, 1, 0, &e);
     CHECK(e.hot_max == 0 && e.spill_bytes == 0);

@@ -39,6 +39,7 @@ ordo_status_t shm_mailbox_open(shm_mailbox_t *mb, ordo_tl_iface_t *iface, ordo_b
         mb->geo.hot_min = ORDO_LANE_HOT_MIN;
         mb->geo.hot_size = (ORDO_MIN(params->hot_max, cap) + 64 + 63) & ~(size_t)63;
     }
+    mb->geo.own_ahead = ORDO_MIN(params->own_ahead, cap);
     if (params->spill_bytes && cap > ORDO_LANE_SPILL_MIN) {
         mb->geo.spill_min = ORDO_LANE_SPILL_MIN;
         mb->geo.spill_size = params->spill_bytes;
