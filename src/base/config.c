@@ -87,8 +87,10 @@ static const ordo_setting_t settings[] = {
     {"ORDO_SHORT_MAX", ORDO_SETTING_SIZE, "auto",
      "Two-sided: largest payload sent by the short protocol, copied once by each side "
      "(inline in the receiver's queue; on shared memory, where the CPU owns the lines it "
-     "wrote, above 256 bytes through a reused buffer or above 1K through a spill ring, "
-     "docs/shm-messages.md); auto: 8K below 16 ranks, 1K below 64, 512 below 256, else 256",
+     "wrote, above 256 bytes through a reused buffer or above 1K through a spill ring; "
+     "where it does not, the sender asks for the queue lines of its next message ahead of "
+     "time; docs/shm-messages.md); auto: 8K below 16 ranks, 1K below 64, 512 below 256, "
+     "else 256",
      NULL,
      FIELD(short_max), 0, ORDO_AUTO_ZERO},
     {"ORDO_EAGER_MAX", ORDO_SETTING_SIZE, "auto",
