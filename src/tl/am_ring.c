@@ -142,8 +142,10 @@ void ordo_am_ahead_span(const ordo_am_tx_t *tx, size_t recsize, uint64_t *from_p
     uint64_t from = tx->tail + LINE;
     uint64_t to = tx->tail + ORDO_MIN(recsize, tx->geo.own_ahead);
     uint64_t free_end = tx->head_seen + tx->geo.ring_size;
+    if (to > free_end)
+        to = free_end;
     *from_p = from;
-    *to_p = to < from ? from : to > free_end ? free_end : to;
+    *to_p = to < from ? from : to;
 }
 
 /* After a record of recsize ring bytes: its successor's lines, if it is as
