@@ -44,8 +44,8 @@ typedef struct ordo_auto_choice {
     /* A lane's short messages (am_ring.h): those over ORDO_LANE_HOT_MIN up
      * to hot_max bytes through one reused buffer (0: none), those over
      * ORDO_LANE_SPILL_MIN through a spill ring of spill_bytes (0: none);
-     * the writer asks for the queue's lines own_ahead bytes ahead of its
-     * tail for writing (0: not). */
+     * after each inline one, the writer asks for the lines of a next one
+     * as long, up to own_ahead bytes, ahead of time (0: not). */
     size_t hot_max, spill_bytes, own_ahead;
     char   lane_why[256];
     char   engines_why[256];

@@ -44,8 +44,9 @@
  * Either is free again once the reader's head has passed the record that
  * used it: no flag goes back and forth.
  *
- * Where the reader's cache keeps the lines it read as its own (Intel), the
- * writer may ask for lines back for writing ahead of time (own_ahead):
+ * Where a core gives up the lines it wrote once another core read them
+ * (Intel: no Owned state), the writer may ask for lines back for writing
+ * ahead of time (own_ahead):
  * after each inline record, the lines the next one takes if it is as long
  * (up to own_ahead bytes, within the free space, not the first line, which
  * the reader polls).  A ping-pong's sender then takes them while it waits

@@ -135,8 +135,8 @@ typedef struct ordo_tl_params {
     size_t       eager_cross, pipe_max, bounce_rotate;
     /* How a lane between processes of this machine carries short messages
      * (ordo_auto_choice_t): the reused buffer's and the spill ring's bytes
-     * (0: none), and how far ahead of its tail a writer asks for the
-     * queue's lines (0: not). */
+     * (0: none), and up to how many bytes of its next inline record a
+     * writer asks for ahead of time (0: not; am_ring.h). */
     size_t       hot_max, spill_bytes, own_ahead;
 } ordo_tl_params_t;
 
