@@ -10,6 +10,7 @@
 #include "../harness.h"
 #include "../../src/base/compiler.h"
 #include "../../src/tl/am_ring.h"
+#include "am_lane.h"
 
 #define LINE ORDO_CACHE_LINE
 
@@ -62,13 +63,9 @@ int main(void)
      * free space can cut what it asks for */
     ordo_am_geometry_init(&geo, 4096, 4096, 2, 0);
     geo.own_ahead = 4096;
-    size_t section = ordo_am_section_size(&geo);
-    base = aligned_alloc(4096, section);
+    base = am_lane_new(&geo, &tx, &rx);
     if (base == NULL)
         return 1;
-    memset(base, 0, section);
-    ordo_am_tx_init(&tx, base, &geo);
-    ordo_am_rx_init(&rx, base, &geo);
 
     unsigned char payload[4100];
     int sent = 0;

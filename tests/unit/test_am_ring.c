@@ -10,6 +10,7 @@
 #include "../harness.h"
 #include "../../src/base/compiler.h"
 #include "../../src/tl/am_ring.h"
+#include "am_lane.h"
 
 /* am_ring.c's record: stamp (8), len (4), kind (2), bounce index (2) */
 enum { OFF_LEN = 8, OFF_KIND = 12, OFF_BIDX = 14 };
@@ -46,9 +47,7 @@ static size_t section;
  * second record's address. */
 static char *lane_with_records(int bcopy, ordo_am_tx_t *tx, ordo_am_rx_t *rx)
 {
-    memset(base, 0, section);
-    ordo_am_tx_init(tx, base, &geo);
-    ordo_am_rx_init(rx, base, &geo);
+    am_lane_reset(base, &geo, tx, rx);
     char hdr[16] = "good record";
     CHECK_OK(ordo_am_send_short(tx, hdr, sizeof(hdr), NULL, 0));
     uint64_t at = tx->tail;
@@ -87,9 +86,7 @@ int main(void)
 
     /* bounce buffers are taken as they are needed: one at a time reuses
      * the first, a window of three touches three, all four busy refuse */
-    memset(base, 0, section);
-    ordo_am_tx_init(&tx, base, &geo);
-    ordo_am_rx_init(&rx, base, &geo);
+    am_lane_reset(base, &geo, &tx, &rx);
     char msg[64] = "payload";
     for (int i = 0; i < 5; i++) {
         CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
@@ -129,9 +126,8 @@ int main(void)
     ordo_am_geometry_init(&rot, 256, 4096, 4, 100 * geo.bounce_size);
     CHECK(rot.rotate == 4);   /* never more than the lane has */
     ordo_am_geometry_init(&rot, 256, 4096, 4, 2 * geo.bounce_size + 1);
-    memset(base, 0, section);
-    ordo_am_tx_init(&tx, base, &rot);
-    ordo_am_rx_init(&rx, base, &rot);
+    CHECK(ordo_am_section_size(&rot) == section);
+    am_lane_reset(base, &rot, &tx, &rx);
     for (int i = 0; i < 7; i++) {
         CHECK(tx.next_bounce == (unsigned)i % 3);   /* 0 1 2 0 1 2 0 */
         CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
@@ -152,12 +148,9 @@ int main(void)
     hot.hot_min = 64;
     size_t hsection = ordo_am_section_size(&hot);
     CHECK(hsection >= section && hsection - ordo_am_section_size(&geo) <= 4096);
-    char *hbase = aligned_alloc(4096, hsection);
+    char *hbase = am_lane_new(&hot, &tx, &rx);
     if (hbase == NULL)
         return 1;
-    memset(hbase, 0, hsection);
-    ordo_am_tx_init(&tx, hbase, &hot);
-    ordo_am_rx_init(&rx, hbase, &hot);
     char big[1200], hdr8[8] = "header!";
     for (int i = 0; i < (int)sizeof(big); i++)
         big[i] = (char)(i * 7 + 1);
@@ -217,13 +210,9 @@ int main(void)
     ordo_am_geometry_t sp = geo;
     sp.spill_size = 4096;
     sp.spill_min = 128;
-    size_t ssection = ordo_am_section_size(&sp);
-    char *sbase = aligned_alloc(4096, ssection);
+    char *sbase = am_lane_new(&sp, &tx, &rx);
     if (sbase == NULL)
         return 1;
-    memset(sbase, 0, ssection);
-    ordo_am_tx_init(&tx, sbase, &sp);
-    ordo_am_rx_init(&rx, sbase, &sp);
     char *ring_lo = sbase + ORDO_CACHE_LINE, *ring_hi = ring_lo + sp.ring_size;
     for (int round = 0; round < 6; round++) {
         /* 3 x 1024-byte records (with the header) fill 3 KiB; the fourth

@@ -13,6 +13,7 @@
 #include "../harness.h"
 #include "../../src/tl/am_ring.h"
 #include "../../src/tl/tl.h"
+#include "am_lane.h"
 
 enum { MSGS = 600, HDR = 16, MAXLEN = 40000, CHUNK = 4096 };
 
@@ -86,13 +87,9 @@ int main(void)
     iface.ops = &ops;
     ordo_am_geometry_init(&geo, 256, MAXLEN, 8, 0);
     geo.stream_chunk = CHUNK;
-    size_t section = ordo_am_section_size(&geo);
-    base = aligned_alloc(4096, section);
+    base = am_lane_new(&geo, &tx, &rx);
     if (base == NULL)
         return 1;
-    memset(base, 0, section);
-    ordo_am_tx_init(&tx, base, &geo);
-    ordo_am_rx_init(&rx, base, &geo);
 
     pthread_t t;
     if (pthread_create(&t, NULL, writer, NULL) != 0)
