@@ -53,14 +53,13 @@ static p2p_req_t *req_new(void)
 
 p2p_req_t *p2p_req_of_token(uint64_t token, int src, const char *what)
 {
-    uint32_t slot = (uint32_t)token, gen = (uint32_t)(token >> 32);
-    p2p_req_t *r = slot < p2p->nreqs ? p2p->reqs[slot] : NULL;
-    if (r && r->gen == gen && r->super.state == ORDO_OP_INFLIGHT &&
+    p2p_req_t *r = p2p_req_at(token);
+    if (r && r->super.state == ORDO_OP_INFLIGHT &&
         (r->kind == P2P_SEND ? r->peer : r->rsrc) == src)
         return r;
     /* A late answer for a request that already failed (its peer was
      * declared dead) is expected; anything else is a corrupt header. */
-    if (!(r && r->gen == gen))
+    if (r == NULL)
         ordo_error("rank %d sent a %s naming no request of ours (token 0x%llx): a corrupt "
                    "or forged header, ignored", src, what, (unsigned long long)token);
     return NULL;

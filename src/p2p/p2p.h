@@ -242,6 +242,15 @@ static inline uint64_t p2p_token(const p2p_req_t *r)
     return (uint64_t)r->gen << 32 | r->slot;
 }
 
+/* The request a token names, if its object is still that use of it (slot
+ * and generation match: finished or not), else NULL; nothing is logged. */
+static inline p2p_req_t *p2p_req_at(uint64_t token)
+{
+    uint32_t slot = (uint32_t)token, gen = (uint32_t)(token >> 32);
+    p2p_req_t *r = slot < p2p->nreqs ? p2p->reqs[slot] : NULL;
+    return r != NULL && r->gen == gen ? r : NULL;
+}
+
 /* The unfinished request of ours a peer's header names, or NULL (logged)
  * when it names none: a stale or forged token is never dereferenced. */
 p2p_req_t *p2p_req_of_token(uint64_t token, int src, const char *what);

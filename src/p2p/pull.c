@@ -70,11 +70,8 @@ static void pull_free(p2p_pull_t *p)
  * reused) is quietly nothing, not a forged header. */
 static p2p_req_t *waiter_of(const p2p_pull_t *p)
 {
-    uint32_t slot = (uint32_t)p->waiter, gen = (uint32_t)(p->waiter >> 32);
-    if (p->waiter == 0 || slot >= p2p->nreqs)
-        return NULL;
-    p2p_req_t *r = p2p->reqs[slot];
-    return r->gen == gen && r->super.state == ORDO_OP_INFLIGHT && r->kind == P2P_RECV &&
+    p2p_req_t *r = p->waiter != 0 ? p2p_req_at(p->waiter) : NULL;
+    return r != NULL && r->super.state == ORDO_OP_INFLIGHT && r->kind == P2P_RECV &&
            r->phase == PHASE_DATA ? r : NULL;
 }
 
