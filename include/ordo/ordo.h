@@ -1137,6 +1137,8 @@ typedef struct ordo_stats {
      * once (an ordered context would have held them back: msgs_early) */
     uint64_t ops_by_order[3];
     uint64_t msgs_overtook;
+    uint64_t msgs_split;                /* rendezvous-gets received here whose data both
+                                           sides copied, a half each (ORDO_RNDV_SPLIT) */
 } ordo_stats_t;
 
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p);

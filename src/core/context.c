@@ -548,9 +548,11 @@ ORDO_API ordo_status_t ordo_setting_describe(const char *name, char *buf, size_t
         snprintf(buf, len, "%zu%s; on shared memory %s", lim.short_max,
                  ordo_config.short_max ? "" : " (the job-size step)", m->lane_why);
     else if (strcmp(name, "ORDO_RNDV_SPLIT") == 0 && ordo_config.rndv_split == SIZE_MAX)
-        snprintf(buf, len, "%zu on shared memory, where both CPUs copy at once; %zu over the "
-                 "network, where both halves cross the same wire", ordo_rndv_split_for(0),
-                 ordo_rndv_split_for(1));
+        snprintf(buf, len, "%zu on shared memory, where both CPUs copy at once (%zu for a "
+                 "message that meets no rendezvous of the receiver's own to its sender); %zu "
+                 "over the network, where both halves cross the same wire",
+                 ordo_rndv_split_from(0, 1), ordo_rndv_split_from(0, 0),
+                 ordo_rndv_split_from(1, 1));
     else if (strcmp(name, "ORDO_EAGER_BUFFERS") == 0 && ordo_config.eager_buffers == 0)
         snprintf(buf, len, "%u (the job-size step)", lim.nbounce);
     else if (strcmp(name, "ORDO_P2P_CREDITS") == 0 && ordo_config.p2p_credits == 0)
@@ -666,7 +668,7 @@ ORDO_API ordo_status_t ordo_stats_print(FILE *out)
     for (int m = ORDO_ORDER_STRICT; m <= ORDO_ORDER_RELAXED; m++)
         fprintf(out, "ops_%-14s %llu\n", ordo_order_name((ordo_order_t)m),
                 (unsigned long long)s.ops_by_order[m]);
-    P(msgs_overtook);
+    P(msgs_overtook); P(msgs_split);
 #undef P
     return ORDO_OK;
 }

@@ -304,7 +304,8 @@ ordo_status_t p2p_incoming(int src, const p2p_hdr_t *h, void *payload, size_t pl
     p2p_msg_t m = {.src = src, .comm = h->comm, .tag = h->tag, .seq = h->seq,
                    .proto = h->proto, .len = h->len, .sreq = h->sreq, .data = payload,
                    .datalen = plen, .desc = desc,
-                   .pullable = h->type == P2P_RTS && (h->rreq & P2P_RTS_PULLABLE)};
+                   .pullable = h->type == P2P_RTS && (h->rreq & P2P_RTS_PULLABLE),
+                   .sender_done = h->type == P2P_RTS && (h->rreq & P2P_RTS_DONE)};
     if (ORDO_UNLIKELY(c == NULL || c->magic != P2P_MAGIC_COMM)) {
         if (c == NULL && h->comm >= p2p->next_id) {
             /* a context the sender has and we are about to create (its

@@ -89,7 +89,7 @@ static p2p_req_t *req_alloc(int kind, p2p_comm_t *c, int peer, int tag, void *bu
     r->proto = r->phase = 0;
     r->seq = 0;
     r->deliver = r->moved = r->split = 0;
-    r->parts = r->banded = r->aside = r->pullable = 0;
+    r->parts = r->banded = r->in_rndv = r->aside = r->pullable = 0;
     r->peer_req = 0;
     r->mem = NULL;
     r->rkey = NULL;
@@ -123,12 +123,16 @@ void p2p_req_unexpose(p2p_req_t *r)
     }
 }
 
-/* A send of a bounce buffer's size by rendezvous is no longer in flight. */
+/* A send is no longer in flight: out of its peer's counts. */
 static inline void band_leave(p2p_req_t *r)
 {
     if (r->banded) {
         r->banded = 0;
         p2p_peer(r->peer)->band_out--;
+    }
+    if (r->in_rndv) {
+        r->in_rndv = 0;
+        p2p_peer(r->peer)->rndv_out--;
     }
 }
 
@@ -776,6 +780,7 @@ static void p2p_stats(ordo_stats_t *sum)
     sum->msgs_early += s->msgs_early;
     sum->credit_stalls += s->credit_stalls;
     sum->msgs_overtook += s->msgs_overtook;
+    sum->msgs_split += s->msgs_split;
 }
 
 const ordo_layer_t ordo_p2p_layer = {

@@ -44,6 +44,12 @@ typedef struct p2p_hdr {
 /* RTS flag: the send is not synchronous and within the eager limit, so its
  * receiver may take the data before the receive is posted (pull.c). */
 #define P2P_RTS_PULLABLE 1u
+/* RTS flag: the send has completed (its data was copied aside, as a send
+ * within the eager limit completes once copied out), so nothing at the
+ * sender waits for this message and its program may never call again: the
+ * receiver moves the data alone where it can (never split, and pulled by
+ * single copy even under ORDO_RNDV=put). */
+#define P2P_RTS_DONE 2u
 
 /* A message that arrived and waits: ahead of its sequence (early) or for a
  * receive (unexpected).  On the stack while it is being matched at once. */
@@ -56,6 +62,7 @@ typedef struct p2p_msg {
     uint8_t         proto;
     uint8_t         owned;      /* a kept record (else on the stack) */
     uint8_t         pullable;   /* RTS: P2P_RTS_PULLABLE was set */
+    uint8_t         sender_done; /* RTS: P2P_RTS_DONE was set */
     uint64_t        len;
     uint64_t        sreq;
     void           *data;       /* payload (short, eager) or buffer description (RTS) */
@@ -94,6 +101,8 @@ typedef struct p2p_req {
     uint8_t         parts;       /* SPLIT: halves finished (ours, and the peer's FIN) */
     uint8_t         banded;      /* send: a bounce buffer's size, sent by rendezvous
                                     (counted in its peer's band_out) */
+    uint8_t         in_rndv;     /* send: its request-to-send went (counted in its
+                                    peer's rndv_out) */
     uint8_t         aside;       /* send: P2P_ASIDE_* */
     uint8_t         pullable;    /* send: its RTS says P2P_RTS_PULLABLE */
     uint32_t        slot;        /* its index in p2p->reqs, for life */
@@ -151,6 +160,9 @@ typedef struct p2p_peer {
     unsigned    bounces_held;    /* its messages kept here in its bounce buffers */
     unsigned    band_out;        /* our sends to it of a bounce buffer's size going by
                                     rendezvous, unfinished */
+    unsigned    rndv_out;        /* our rendezvous sends to it whose request-to-send
+                                    went, unfinished (a message of its that meets one
+                                    is an exchange) */
     int         no_single_copy;  /* a rendezvous to it found single copy refused */
     unsigned    recvs_posted;    /* receives posted here naming it as their source */
     int         dead;

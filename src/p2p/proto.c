@@ -205,8 +205,9 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
         if (w == NULL)
             w = r;
         h.sreq = p2p_token(w);
-        h.rreq = w->pullable ? P2P_RTS_PULLABLE : 0;
-        if (w->proto == PROTO_RGET && p2p->single_copy && w->len) {
+        int done = w->aside == P2P_ASIDE_HELD;
+        h.rreq = (w->pullable ? P2P_RTS_PULLABLE : 0) | (done ? P2P_RTS_DONE : 0);
+        if ((w->proto == PROTO_RGET || done) && p2p->single_copy && w->len) {
             if (w->mem)   /* exposed on an attempt that found the queue full */
                 f->ops->mem_release(f, w->mem);
             ordo_tl_mem_params_t mp = {.addr = w->buf, .size = w->len, .memfd = -1,
@@ -220,6 +221,10 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
         st = f->ops->am_short(f, dest, &h, sizeof(h), blob, bloblen);
         if (st == ORDO_OK) {
             w->phase = PHASE_RNDV;
+            if (!w->in_rndv) {
+                w->in_rndv = 1;
+                p2p_peer(dest)->rndv_out++;
+            }
         } else if (aside) {
             p2p_req_aside_drop(aside);   /* r stays as it was, to go later */
             aside = NULL;
@@ -426,10 +431,13 @@ static void split_get_done(ordo_tl_comp_t *comp, ordo_status_t st)
 
 /* A large rendezvous-get: expose our buffer, tell the sender to put the back
  * half, get the front half ourselves.  Returns 0 (nothing done) when the
- * message is too small or our buffer cannot be exposed. */
+ * message is too small or our buffer cannot be exposed.  A message that
+ * meets a rendezvous of ours to its sender (an exchange: both CPUs copy
+ * anyway) is split only from the larger limit. */
 static int split_start(p2p_req_t *r, ordo_tl_iface_t *f)
 {
-    size_t from = ordo_rndv_split_for((f->ops->caps & ORDO_TL_CAP_NETWORK) != 0);
+    size_t from = ordo_rndv_split_from((f->ops->caps & ORDO_TL_CAP_NETWORK) != 0,
+                                       p2p_peer(r->rsrc)->rndv_out > 0);
     if (from == 0 || r->deliver < from)
         return 0;
     /* the halves meet on a page boundary, which must lie inside the
@@ -449,6 +457,7 @@ static int split_start(p2p_req_t *r, ordo_tl_iface_t *f)
     r->proto = PROTO_SPLIT;
     r->split = split;
     r->parts = 0;
+    p2p->stats.msgs_split++;
     r->moved = 0;
     /* CTS: len = bytes accepted, rreq = us, seq = split offset in pages */
     p2p_hdr_t h = {.type = P2P_CTS, .proto = PROTO_SPLIT, .len = r->deliver,
@@ -504,11 +513,15 @@ static void start_rendezvous_recv(p2p_req_t *r, p2p_msg_t *m)
         recv_finish(r, ORDO_OK);
         return;
     }
-    if (m->proto == PROTO_RGET && m->datalen > 0 && p2p->single_copy) {
+    /* a sender that is done (P2P_RTS_DONE) may never drive its half of a
+     * split, a put or fragments: its copy is pulled whole where it can be */
+    int pull = m->proto == PROTO_RGET || (m->proto == PROTO_RPUT && m->sender_done);
+    if (pull && m->datalen > 0 && p2p->single_copy) {
         ordo_status_t st = f->ops->rkey_open(f, src, m->data, m->datalen, &r->rkey);
         if (st == ORDO_OK) {
+            r->proto = PROTO_RGET;
             r->phase = PHASE_DATA;
-            if (split_start(r, f))
+            if (!m->sender_done && split_start(r, f))
                 return;
             r->super.comp.func = rget_done;
             st = f->ops->get(f, r->rkey, 0, r->buf, r->deliver, rndv_flags(r->deliver),
