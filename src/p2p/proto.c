@@ -431,11 +431,14 @@ static void split_get_done(ordo_tl_comp_t *comp, ordo_status_t st)
 
 /* A large rendezvous-get: expose our buffer, tell the sender to put the back
  * half, get the front half ourselves.  Returns 0 (nothing done) when the
- * message is too small or our buffer cannot be exposed.  A message that
+ * message is too small, comes from ourselves, or our buffer cannot be
+ * exposed.  A message that
  * meets a rendezvous of ours to its sender (an exchange: both CPUs copy
  * anyway) is split only from the larger limit. */
 static int split_start(p2p_req_t *r, ordo_tl_iface_t *f)
 {
+    if (r->rsrc == p2p->rank)
+        return 0;   /* from ourselves: one CPU copies either way */
     size_t from = ordo_rndv_split_from((f->ops->caps & ORDO_TL_CAP_NETWORK) != 0,
                                        p2p_peer(r->rsrc)->rndv_out > 0);
     if (from == 0 || r->deliver < from)

@@ -3,8 +3,9 @@
  * - ORDO_RNDV_SPLIT unset (auto, shared memory): from 128 KiB always, and
  *   from 32 KiB for a message that meets no rendezvous of the receiver's
  *   own to its sender; below 32 KiB never;
- * - ORDO_RNDV_SPLIT=N: from N bytes, exchange or not (0: never).
- * Every byte is checked whichever way it moved. */
+ * - ORDO_RNDV_SPLIT=N: from N bytes, exchange or not (0: never);
+ * never a message a rank sends itself.  Every byte is checked whichever way
+ * it moved. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,21 @@ static uint64_t exchange(size_t len, uint64_t seed)
     return n;
 }
 
+/* A message to ourselves is never split: one CPU copies either way. */
+static uint64_t to_self(size_t len, uint64_t seed)
+{
+    char *out = malloc(len), *in = malloc(len);
+    test_fill(out, len, seed);
+    uint64_t before = splits();
+    ordo_request_h s = NULL;
+    CHECK(ordo_send_nb(NULL, out, len, me, 7, &s) == ORDO_INPROGRESS);
+    CHECK_OK(ordo_recv(NULL, in, len, me, 7, NULL));
+    CHECK_OK(ordo_request_wait(&s, NULL));
+    expect_data(in, len, seed);
+    free(out), free(in);
+    return splits() - before;
+}
+
 int main(void)
 {
     REQUIRE_OK(ordo_init(NULL));
@@ -121,6 +137,7 @@ int main(void)
         CHECK(alone == want_alone);
         CHECK(both == want_both);
     }
+    CHECK(to_self(262144, 300) == 0);
     CHECK_OK(ordo_finalize());
     return test_result("test_p2p_split");
 }
