@@ -126,10 +126,9 @@ static const ordo_setting_t settings[] = {
     {"ORDO_RNDV_SPLIT", ORDO_SETTING_SIZE, "auto",
      "Two-sided: a rendezvous-get of at least this many bytes is copied by both sides at "
      "once (the receiver gets the front half, the sender puts the back half), so a sender "
-     "that waits anyway copies too; auto: on shared memory 128K, and 32K while the "
-     "receiver has no rendezvous send of its own unfinished (in an exchange or a ring "
-     "every CPU copies anyway); 512K over the network (where both halves cross the same "
-     "wire); "
+     "that waits anyway copies too; auto: on shared memory 128K, and 32K for a message "
+     "that meets no rendezvous of the receiver's own to its sender (in an exchange both "
+     "CPUs copy anyway); 512K over the network (where both halves cross the same wire); "
      "0: off; a message a rank sends itself is never split",
      NULL, FIELD(rndv_split), 0, ORDO_AUTO_UNSET},
     {"ORDO_COLL_BARRIER", ORDO_SETTING_ENUM, "auto",

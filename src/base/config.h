@@ -116,23 +116,21 @@ ordo_status_t ordo_parse_size(const char *text, size_t *bytes_p);
 /* ORDO_RNDV_SPLIT=auto: on shared memory both CPUs copy a half from 128
  * KiB (16-core Xeon, a window of 256 KiB messages 23-25 GB/s against 14-15
  * by the receiver alone), and from 32 KiB where the receiver has no
- * rendezvous send of its own unfinished (the same Xeon, 2 ranks,
+ * rendezvous of its own to the sender unfinished (the same Xeon, 2 ranks,
  * from 32 KiB against 128 KiB: one-way 48 KiB 4.0-4.4 us against 4.9-5.0,
  * 64 KiB 4.7-4.8 against 5.7-6.2, 96 KiB 5.0-6.0 against 7.3-7.9; a window
  * of 64 KiB messages 17-19 GB/s against 12.6-13; below 32 KiB it gained
  * nothing, and 16 KiB lost: 2.5-3.2 us against 1.8-2.2).  In an exchange
  * both CPUs copy anyway, and the smaller split cost 7-8% (48 KiB both ways
- * in a window, 4 and 8 ranks); a ring, where every CPU copies too, is
- * told apart by the same sign (a send of the receiver's own unfinished).
- * Over the network both halves cross the same wire, and a split from 128
- * KiB halved 256 KiB messages' bandwidth over tcp, so there from 512 KiB
- * as before. */
+ * in a window, 4 and 8 ranks).  Over the network both halves cross the
+ * same wire, and a split from 128 KiB halved 256 KiB messages' bandwidth
+ * over tcp, so there from 512 KiB as before. */
 #define ORDO_RNDV_SPLIT_SHM       ((size_t)128 << 10)
 #define ORDO_RNDV_SPLIT_SHM_ALONE ((size_t)32 << 10)
 #define ORDO_RNDV_SPLIT_NET       ((size_t)512 << 10)
 /* The smallest rendezvous-get copied by both sides: over the network or
- * not, and for a message whose receiver has a rendezvous send of its own
- * unfinished (exchange) or not; 0: never. */
+ * not, and for a message that meets a rendezvous of the receiver's own to
+ * its sender (exchange) or not; 0: never. */
 static inline size_t ordo_rndv_split_from(int network, int exchange)
 {
     if (ordo_config.rndv_split != SIZE_MAX)

@@ -548,8 +548,8 @@ ORDO_API ordo_status_t ordo_setting_describe(const char *name, char *buf, size_t
         snprintf(buf, len, "%zu%s; on shared memory %s", lim.short_max,
                  ordo_config.short_max ? "" : " (the job-size step)", m->lane_why);
     else if (strcmp(name, "ORDO_RNDV_SPLIT") == 0 && ordo_config.rndv_split == SIZE_MAX)
-        snprintf(buf, len, "%zu on shared memory, where both CPUs copy at once (%zu while "
-                 "the receiver has no rendezvous send of its own unfinished); %zu "
+        snprintf(buf, len, "%zu on shared memory, where both CPUs copy at once (%zu for a "
+                 "message that meets no rendezvous of the receiver's own to its sender); %zu "
                  "over the network, where both halves cross the same wire",
                  ordo_rndv_split_from(0, 1), ordo_rndv_split_from(0, 0),
                  ordo_rndv_split_from(1, 1));

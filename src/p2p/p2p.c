@@ -132,7 +132,7 @@ static inline void band_leave(p2p_req_t *r)
     }
     if (r->in_rndv) {
         r->in_rndv = 0;
-        p2p->rndv_out--;
+        p2p_peer(r->peer)->rndv_out--;
     }
 }
 

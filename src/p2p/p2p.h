@@ -101,8 +101,8 @@ typedef struct p2p_req {
     uint8_t         parts;       /* SPLIT: halves finished (ours, and the peer's FIN) */
     uint8_t         banded;      /* send: a bounce buffer's size, sent by rendezvous
                                     (counted in its peer's band_out) */
-    uint8_t         in_rndv;     /* send: its request-to-send went (counted in
-                                    p2p->rndv_out) */
+    uint8_t         in_rndv;     /* send: its request-to-send went (counted in its
+                                    peer's rndv_out) */
     uint8_t         aside;       /* send: P2P_ASIDE_* */
     uint8_t         pullable;    /* send: its RTS says P2P_RTS_PULLABLE */
     uint32_t        slot;        /* its index in p2p->reqs, for life */
@@ -160,6 +160,9 @@ typedef struct p2p_peer {
     unsigned    bounces_held;    /* its messages kept here in its bounce buffers */
     unsigned    band_out;        /* our sends to it of a bounce buffer's size going by
                                     rendezvous, unfinished */
+    unsigned    rndv_out;        /* our rendezvous sends to it whose request-to-send
+                                    went, unfinished (a message of its that meets one
+                                    is an exchange) */
     int         no_single_copy;  /* a rendezvous to it found single copy refused */
     unsigned    recvs_posted;    /* receives posted here naming it as their source */
     int         dead;
@@ -213,10 +216,6 @@ typedef struct p2p_state {
     struct p2p_pull     *pull_head, *pull_tail;   /* pulls waiting to start */
     uint32_t             flush_pass;    /* counts send-queue flushes (p2p_comm_t) */
     unsigned             tick;
-    unsigned             rndv_out;      /* our rendezvous sends whose request-to-send
-                                           went, unfinished: a message that meets one
-                                           is part of an exchange or a ring, where every
-                                           CPU copies anyway */
     ordo_stats_t         stats;
 } p2p_state_t;
 

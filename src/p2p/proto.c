@@ -223,7 +223,7 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
             w->phase = PHASE_RNDV;
             if (!w->in_rndv) {
                 w->in_rndv = 1;
-                p2p->rndv_out++;
+                p2p_peer(dest)->rndv_out++;
             }
         } else if (aside) {
             p2p_req_aside_drop(aside);   /* r stays as it was, to go later */
@@ -433,14 +433,14 @@ static void split_get_done(ordo_tl_comp_t *comp, ordo_status_t st)
  * half, get the front half ourselves.  Returns 0 (nothing done) when the
  * message is too small, comes from ourselves, or our buffer cannot be
  * exposed.  A message that
- * meets an unfinished rendezvous of ours (an exchange or a ring: every CPU
- * copies anyway) is split only from the larger limit. */
+ * meets a rendezvous of ours to its sender (an exchange: both CPUs copy
+ * anyway) is split only from the larger limit. */
 static int split_start(p2p_req_t *r, ordo_tl_iface_t *f)
 {
     if (r->rsrc == p2p->rank)
         return 0;   /* from ourselves: one CPU copies either way */
     size_t from = ordo_rndv_split_from((f->ops->caps & ORDO_TL_CAP_NETWORK) != 0,
-                                       p2p->rndv_out > 0);
+                                       p2p_peer(r->rsrc)->rndv_out > 0);
     if (from == 0 || r->deliver < from)
         return 0;
     /* the halves meet on a page boundary, which must lie inside the

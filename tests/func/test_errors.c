@@ -52,7 +52,7 @@ int main(void)
         CHECK_OK(ordo_setting_describe("ORDO_RNDV_SPLIT", text, sizeof(text)));
         if (getenv("ORDO_RNDV_SPLIT") == NULL)
             CHECK(strstr(text, "131072 on shared memory") != NULL &&
-                  strstr(text, "(32768 while the receiver has no rendezvous") != NULL &&
+                  strstr(text, "(32768 for a message that meets no rendezvous") != NULL &&
                   strstr(text, "524288 over the network") != NULL);
         else
             CHECK(strstr(text, "shared memory") == NULL);

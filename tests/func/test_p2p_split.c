@@ -1,9 +1,8 @@
 /* Which rendezvous-gets both sides copy, a half each (msgs_split counts
- * them at the receiver), under ORDO_P2P_PROTOCOL=rget, alone and in an
- * exchange on 2 ranks, around a ring on 3:
+ * them at the receiver), under ORDO_P2P_PROTOCOL=rget on 2 ranks:
  * - ORDO_RNDV_SPLIT unset (auto, shared memory): from 128 KiB always, and
- *   from 32 KiB while the receiver has no rendezvous send of its own
- *   unfinished; below 32 KiB never;
+ *   from 32 KiB for a message that meets no rendezvous of the receiver's
+ *   own to its sender; below 32 KiB never;
  * - ORDO_RNDV_SPLIT=N: from N bytes, exchange or not (0: never);
  * never a message a rank sends itself.  Every byte is checked whichever way
  * it moved. */
@@ -97,69 +96,12 @@ static uint64_t to_self(size_t len, uint64_t seed)
     return splits() - before;
 }
 
-/* Around the ring 0 -> 1 -> 2 -> 0, len bytes each: rank 1's own send to
- * rank 2 goes first and stays unfinished while rank 1 receives rank 0's
- * message (a ring: every CPU copies anyway); rank 2 receives before it
- * sends.  Returns this rank's splits. */
-static uint64_t ring(size_t len, uint64_t seed)
-{
-    int next = (me + 1) % 3, prev = (me + 2) % 3;
-    char *out = malloc(len), *in = malloc(len);
-    test_fill(out, len, seed + (uint64_t)me);
-    ordo_request_h s = NULL;
-    REQUIRE_OK(ordo_barrier());
-    uint64_t before = splits();
-    if (me == 1)
-        CHECK(ordo_send_nb(NULL, out, len, next, 8, &s) == ORDO_INPROGRESS);
-    REQUIRE_OK(ordo_barrier());
-    if (me == 0)
-        CHECK(ordo_send_nb(NULL, out, len, next, 8, &s) == ORDO_INPROGRESS);
-    else if (me == 1)
-        CHECK_OK(ordo_recv(NULL, in, len, prev, 8, NULL));
-    REQUIRE_OK(ordo_coll_barrier(NULL));   /* rank 0 puts its half of a split meanwhile */
-    if (me == 2) {
-        CHECK_OK(ordo_recv(NULL, in, len, prev, 8, NULL));
-        CHECK(ordo_send_nb(NULL, out, len, next, 8, &s) == ORDO_INPROGRESS);
-    } else if (me == 0) {
-        CHECK_OK(ordo_recv(NULL, in, len, prev, 8, NULL));
-    }
-    CHECK_OK(ordo_request_wait(&s, NULL));
-    expect_data(in, len, seed + (uint64_t)prev);
-    uint64_t n = splits() - before;
-    REQUIRE_OK(ordo_coll_barrier(NULL));
-    free(out), free(in);
-    return n;
-}
-
-static void ring_checks(const char *set)
-{
-    size_t from = set ? strtoull(set, NULL, 0) : 0;
-    const size_t lens[] = {49152, 131072};
-    for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
-        size_t len = lens[i];
-        uint64_t n = ring(len, 400 + 3 * i), want;
-        if (set)
-            want = from && len >= from;
-        else if (me == 1)   /* its own send unfinished */
-            want = len >= ((size_t)128 << 10);
-        else
-            want = len >= ((size_t)32 << 10);
-        if (me == 0)
-            continue;   /* its send may or may not be finished when it receives */
-        if (n != want)
-            fprintf(stderr, "[rank %d] ring of %zu bytes: split %llu, expected %llu\n", me, len,
-                    (unsigned long long)n, (unsigned long long)want);
-        CHECK(n == want);
-    }
-}
-
 int main(void)
 {
     REQUIRE_OK(ordo_init(NULL));
     me = ordo_rank();
-    int np = ordo_size();
-    if ((np != 2 && np != 3) || ordo_node_count() != 1) {
-        fprintf(stderr, "run with ordorun -n 2 or -n 3 (one node)\n");
+    if (ordo_size() != 2 || ordo_node_count() != 1) {
+        fprintf(stderr, "run with ordorun -n 2 (one node)\n");
         ordo_finalize();
         return 2;
     }
@@ -168,12 +110,6 @@ int main(void)
         fprintf(stderr, "run with ORDO_P2P_PROTOCOL=rget\n");
         ordo_finalize();
         return 2;
-    }
-    if (np == 3) {
-        ring_checks(set);
-        CHECK(to_self(262144, 500) == 0);
-        CHECK_OK(ordo_finalize());
-        return test_result("test_p2p_split");
     }
     size_t from = set ? strtoull(set, NULL, 0) : 0;
     const size_t lens[] = {24576, 32768, 49152, 98304, 131072, 262144};
