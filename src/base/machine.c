@@ -366,6 +366,8 @@ void ordo_auto_eager(const ordo_machine_t *m, int ranks_here, size_t short_max,
     lane_choice(m, ranks_here, short_max, 2 * l2, c);
     c->eager_cross = eager_max;
     c->pipe_max = 0;
+    int threads = m->threads > 0 ? m->threads : 1;
+    c->cores_shared = m->cpus > 0 && (long)ranks_here * threads > m->cpus;
     char tail[160];
     int have_sc = single_copy && m->sc_us > 0 && m->sc_GBps > 0;
     if (!single_copy || m->sc_us < 0) {

@@ -52,6 +52,11 @@ typedef struct ordo_auto_choice {
     char   pio_why[384];
     char   eager_why[512];
     size_t stream_min;       /* puts from this size up use streaming stores (copy.h) */
+    /* More ranks x threads of the job on this machine than CPUs it may use:
+     * a rank that waits for a peer's part of a transfer may find the peer
+     * descheduled (a rendezvous is then split only from the larger limit,
+     * ordo_rndv_split_from) */
+    int    cores_shared;
     char   stream_why[160];
 } ordo_auto_choice_t;
 

@@ -549,10 +549,10 @@ ORDO_API ordo_status_t ordo_setting_describe(const char *name, char *buf, size_t
                  ordo_config.short_max ? "" : " (the job-size step)", m->lane_why);
     else if (strcmp(name, "ORDO_RNDV_SPLIT") == 0 && ordo_config.rndv_split == SIZE_MAX)
         snprintf(buf, len, "%zu on shared memory, where both CPUs copy at once (%zu for a "
-                 "message that meets no rendezvous of the receiver's own to its sender); %zu "
-                 "over the network, where both halves cross the same wire",
-                 ordo_rndv_split_from(0, 1), ordo_rndv_split_from(0, 0),
-                 ordo_rndv_split_from(1, 1));
+                 "message that meets no rendezvous of the receiver's own to its sender, where "
+                 "every rank has a CPU of its own%s); %zu over the network, where both halves "
+                 "cross the same wire", ordo_rndv_split_from(0, 1), ordo_rndv_split_from(0, 0),
+                 m->cores_shared ? ": not here" : "", ordo_rndv_split_from(1, 1));
     else if (strcmp(name, "ORDO_EAGER_BUFFERS") == 0 && ordo_config.eager_buffers == 0)
         snprintf(buf, len, "%u (the job-size step)", lim.nbounce);
     else if (strcmp(name, "ORDO_P2P_CREDITS") == 0 && ordo_config.p2p_credits == 0)

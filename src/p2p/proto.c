@@ -434,13 +434,15 @@ static void split_get_done(ordo_tl_comp_t *comp, ordo_status_t st)
  * message is too small, comes from ourselves, or our buffer cannot be
  * exposed.  A message that
  * meets a rendezvous of ours to its sender (an exchange: both CPUs copy
- * anyway) is split only from the larger limit. */
+ * anyway), or any message where ranks share CPUs (the sender may not be
+ * running to do its half), is split only from the larger limit. */
 static int split_start(p2p_req_t *r, ordo_tl_iface_t *f)
 {
     if (r->rsrc == p2p->rank)
         return 0;   /* from ourselves: one CPU copies either way */
     size_t from = ordo_rndv_split_from((f->ops->caps & ORDO_TL_CAP_NETWORK) != 0,
-                                       p2p_peer(r->rsrc)->rndv_out > 0);
+                                       p2p_peer(r->rsrc)->rndv_out > 0 ||
+                                           ordo_ctx->machine.cores_shared);
     if (from == 0 || r->deliver < from)
         return 0;
     /* the halves meet on a page boundary, which must lie inside the

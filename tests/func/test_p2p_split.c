@@ -2,7 +2,8 @@
  * them at the receiver), under ORDO_P2P_PROTOCOL=rget on 2 ranks:
  * - ORDO_RNDV_SPLIT unset (auto, shared memory): from 128 KiB always, and
  *   from 32 KiB for a message that meets no rendezvous of the receiver's
- *   own to its sender; below 32 KiB never;
+ *   own to its sender, where every rank has a CPU of its own; below 32 KiB
+ *   never;
  * - ORDO_RNDV_SPLIT=N: from N bytes, exchange or not (0: never);
  * never a message a rank sends itself.  Every byte is checked whichever way
  * it moved. */
@@ -111,6 +112,10 @@ int main(void)
         ordo_finalize();
         return 2;
     }
+    /* where ranks share CPUs auto keeps the larger limit for every message */
+    char why[512];
+    CHECK_OK(ordo_setting_describe("ORDO_RNDV_SPLIT", why, sizeof(why)));
+    int shared = set == NULL && strstr(why, ": not here") != NULL;
     size_t from = set ? strtoull(set, NULL, 0) : 0;
     const size_t lens[] = {24576, 32768, 49152, 98304, 131072, 262144};
     for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
@@ -126,7 +131,7 @@ int main(void)
             want_alone = from && len >= from;
             want_both = swapped && want_alone;
         } else {
-            want_alone = len >= ((size_t)32 << 10);
+            want_alone = len >= (shared ? (size_t)128 << 10 : (size_t)32 << 10);
             want_both = swapped && len >= ((size_t)128 << 10);
         }
         if (alone != want_alone || both != want_both)

@@ -87,6 +87,20 @@ int main(void)
     ordo_auto_eager(&sc, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.eager_cross == 8192);
 
+    /* ranks (x threads) beyond the CPUs share them: a rendezvous is then
+     * split only from the larger limit (ordo_rndv_split_from) */
+    ordo_machine_t cores = {.cpus = 2, .threads = 1, .sc_us = 1.5, .sc_GBps = 12};
+    ordo_auto_eager(&cores, 2, 8192, 32768, 0, 1, 0, &e);
+    CHECK(!e.cores_shared);
+    ordo_auto_eager(&cores, 3, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.cores_shared);
+    cores.threads = 2;
+    ordo_auto_eager(&cores, 2, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.cores_shared);
+    cores.cpus = 0;                                 /* not known: not taken as shared */
+    ordo_auto_eager(&cores, 64, 8192, 32768, 0, 1, 0, &e);
+    CHECK(!e.cores_shared);
+
     /* with the CPU's rate, a copy between cores at half of it: two copies
      * at 15 GB/s against 1.5 us + 12 GB/s cross at 1.5 / (2/15 - 1/12) us
      * = 30 KB, a page multiple: 28672; at 11 GB/s (CPU 22) at 15.2 KB:
