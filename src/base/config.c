@@ -130,8 +130,7 @@ static const ordo_setting_t settings[] = {
      "that meets no rendezvous of the receiver's own to its sender (in an exchange both "
      "CPUs copy anyway) where every rank has a CPU of its own (else the sender may not be "
      "running to copy its half); 512K over the network (where both halves cross the same "
-     "wire); "
-     "0: off; a message a rank sends itself is never split",
+     "wire); 0: off; a message a rank sends itself is never split",
      NULL, FIELD(rndv_split), 0, ORDO_AUTO_UNSET},
     {"ORDO_COLL_BARRIER", ORDO_SETTING_ENUM, "auto",
      "Barrier algorithm: dissemination (two-sided messages, log2 N rounds), tree (k-ary "

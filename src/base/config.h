@@ -123,7 +123,7 @@ ordo_status_t ordo_parse_size(const char *text, size_t *bytes_p);
  * nothing, and 16 KiB lost: 2.5-3.2 us against 1.8-2.2).  In an exchange
  * both CPUs copy anyway, and the smaller split cost 7-8% (48 KiB both ways
  * in a window, 4 and 8 ranks).  Where ranks share CPUs the sender may not
- * be running to copy its half (the caller passes that as exchange): 4
+ * be running to copy its half (the caller passes that as sender_busy): 4
  * ranks on a 2-core VM, 2 pairs one way in windows of 64, 48 KiB 0.22-0.27
  * M messages/s split from 32 KiB against 0.33-0.37 from 128 KiB, 96 KiB
  * 0.15-0.19 against 0.18-0.23.  Over the network both halves cross the
@@ -133,15 +133,16 @@ ordo_status_t ordo_parse_size(const char *text, size_t *bytes_p);
 #define ORDO_RNDV_SPLIT_SHM_ALONE ((size_t)32 << 10)
 #define ORDO_RNDV_SPLIT_NET       ((size_t)512 << 10)
 /* The smallest rendezvous-get copied by both sides: over the network or
- * not, and for a message that meets a rendezvous of the receiver's own to
- * its sender (exchange) or not; 0: never. */
-static inline size_t ordo_rndv_split_from(int network, int exchange)
+ * not; sender_busy where the sender's CPU may not be free to copy its half
+ * (the message meets a rendezvous of the receiver's own to its sender, or
+ * ranks share CPUs); 0: never. */
+static inline size_t ordo_rndv_split_from(int network, int sender_busy)
 {
     if (ordo_config.rndv_split != SIZE_MAX)
         return ordo_config.rndv_split;
     if (network)
         return ORDO_RNDV_SPLIT_NET;
-    return exchange ? ORDO_RNDV_SPLIT_SHM : ORDO_RNDV_SPLIT_SHM_ALONE;
+    return sender_busy ? ORDO_RNDV_SPLIT_SHM : ORDO_RNDV_SPLIT_SHM_ALONE;
 }
 static inline size_t ordo_rndv_split_for(int network)
 {

@@ -357,6 +357,13 @@ static void lane_choice(const ordo_machine_t *m, int ranks_here, size_t short_ma
                  : "too many pairs on this machine");
 }
 
+/* CPUs the job's ranks on this machine keep busy: each runs the program's
+ * threads (at least one). */
+static long cpus_busy(const ordo_machine_t *m, int ranks_here)
+{
+    return (long)ranks_here * (m->threads > 0 ? m->threads : 1);
+}
+
 void ordo_auto_eager(const ordo_machine_t *m, int ranks_here, size_t short_max,
                      size_t eager_max, int eager_asked, int single_copy, size_t split,
                      ordo_auto_choice_t *c)
@@ -366,8 +373,7 @@ void ordo_auto_eager(const ordo_machine_t *m, int ranks_here, size_t short_max,
     lane_choice(m, ranks_here, short_max, 2 * l2, c);
     c->eager_cross = eager_max;
     c->pipe_max = 0;
-    int threads = m->threads > 0 ? m->threads : 1;
-    c->cores_shared = m->cpus > 0 && (long)ranks_here * threads > m->cpus;
+    c->cores_shared = m->cpus > 0 && cpus_busy(m, ranks_here) > m->cpus;
     char tail[160];
     int have_sc = single_copy && m->sc_us > 0 && m->sc_GBps > 0;
     if (!single_copy || m->sc_us < 0) {
@@ -493,8 +499,7 @@ void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,
     } else {
         /* every rank here is alike: each keeps `threads` CPUs busy, and the
          * CPUs nobody uses are shared out among the ranks */
-        long busy = (long)ranks_here * threads;
-        long spare = m->cpus - busy;
+        long spare = m->cpus - cpus_busy(m, ranks_here);
         long each = spare > 0 ? spare / ranks_here : 0;
         c->engines = each > ENGINES_WANTED ? ENGINES_WANTED : (int)each;
         snprintf(c->engines_why, sizeof(c->engines_why),

@@ -124,7 +124,7 @@ void p2p_req_unexpose(p2p_req_t *r)
 }
 
 /* A send is no longer in flight: out of its peer's counts. */
-static inline void band_leave(p2p_req_t *r)
+static inline void send_leave_counts(p2p_req_t *r)
 {
     if (r->banded) {
         r->banded = 0;
@@ -147,7 +147,7 @@ void p2p_req_done(p2p_req_t *r, ordo_status_t st)
         p2p_req_aside_drop(r);
         return;
     }
-    band_leave(r);
+    send_leave_counts(r);
     p2p_req_unexpose(r);
     r->phase = PHASE_DONE;
     if (r->kind == P2P_SEND) {
@@ -178,7 +178,7 @@ p2p_req_t *p2p_req_aside(const p2p_req_t *r)
 
 void p2p_req_aside_drop(p2p_req_t *d)
 {
-    band_leave(d);
+    send_leave_counts(d);
     p2p_req_unexpose(d);
     p2p_active_unlink(d);
     free(d->buf);
@@ -343,7 +343,7 @@ static ordo_status_t isend_proto(p2p_comm_t *c, const void *buf, size_t len, int
         /* refused by the transport: nothing was sent, so the sequence number
          * is given back (no later send took one yet) and the error returned */
         c->send_seq[dest]--;
-        band_leave(r);
+        send_leave_counts(r);
         p2p_active_unlink(r);
         req_release(&r->super);
         return st;
