@@ -72,9 +72,16 @@ static void thresholds(int nranks)
     printf("\ntwo-sided protocols for %d ranks on a node (--ranks N for another job size):\n",
            nranks);
     printf("  short      0 .. %zu bytes, inline in the receiver's queue\n", l.short_max);
-    printf("  eager      .. %zu bytes, through %u bounce buffers per pair (on shared memory, "
-           "a message\n             sent alone goes by rendezvous above the crossover "
-           "chosen above)\n", l.eager_max, l.nbounce);
+    ordo_machine_t m;
+    ordo_machine_probe(&m);
+    unsigned nshm;
+    size_t lap;
+    ordo_tl_am_lane_layout(&l, ordo_auto_bounce_rotate(&m), ordo_config.eager_buffers == 0,
+                           &nshm, &lap);
+    printf("  eager      .. %zu bytes, through %u bounce buffers per pair (on shared memory "
+           "%u,\n             written round in laps of %zu KiB; a message sent alone goes by "
+           "rendezvous\n             above the crossover chosen above)\n", l.eager_max,
+           l.nbounce, nshm, lap >> 10);
     printf("  rendezvous above, by %s%s\n",
            ordo_config.rndv == ORDO_RNDV_PUT ? "put" : "get",
            ordo_config.rndv_split ? " (split between both sides from ORDO_RNDV_SPLIT)" : "");

@@ -364,13 +364,17 @@ static long cpus_busy(const ordo_machine_t *m, int ranks_here)
     return (long)ranks_here * (m->threads > 0 ? m->threads : 1);
 }
 
+size_t ordo_auto_bounce_rotate(const ordo_machine_t *m)
+{
+    return 2 * (m->l2_bytes > 0 ? (size_t)m->l2_bytes : (size_t)1 << 20);
+}
+
 void ordo_auto_eager(const ordo_machine_t *m, int ranks_here, size_t short_max,
                      size_t eager_max, int eager_asked, int single_copy, size_t split,
                      ordo_auto_choice_t *c)
 {
-    size_t l2 = m->l2_bytes > 0 ? (size_t)m->l2_bytes : (size_t)1 << 20;
-    c->bounce_rotate = 2 * l2;
-    lane_choice(m, ranks_here, short_max, 2 * l2, c);
+    c->bounce_rotate = ordo_auto_bounce_rotate(m);
+    lane_choice(m, ranks_here, short_max, c->bounce_rotate, c);
     c->eager_cross = eager_max;
     c->pipe_max = 0;
     c->cores_shared = m->cpus > 0 && cpus_busy(m, ranks_here) > m->cpus;

@@ -553,8 +553,14 @@ ORDO_API ordo_status_t ordo_setting_describe(const char *name, char *buf, size_t
                  "every rank has a CPU of its own%s); %zu over the network, where both halves "
                  "cross the same wire", ordo_rndv_split_from(0, 1), ordo_rndv_split_from(0, 0),
                  m->cores_shared ? ": not here" : "", ordo_rndv_split_from(1, 1));
-    else if (strcmp(name, "ORDO_EAGER_BUFFERS") == 0 && ordo_config.eager_buffers == 0)
-        snprintf(buf, len, "%u (the job-size step)", lim.nbounce);
+    else if (strcmp(name, "ORDO_EAGER_BUFFERS") == 0) {
+        unsigned n;
+        size_t lap;
+        ordo_tl_am_lane_layout(&lim, m->bounce_rotate, ordo_config.eager_buffers == 0, &n, &lap);
+        snprintf(buf, len, "%u%s; on shared memory %u, written round in laps of %zu KiB",
+                 lim.nbounce, ordo_config.eager_buffers ? "" : " (the job-size step)", n,
+                 lap >> 10);
+    }
     else if (strcmp(name, "ORDO_P2P_CREDITS") == 0 && ordo_config.p2p_credits == 0)
         snprintf(buf, len, "%u (the job-size step)", lim.credits);
     return ORDO_OK;

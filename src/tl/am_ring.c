@@ -72,8 +72,7 @@ void ordo_am_geometry_init(ordo_am_geometry_t *geo, size_t short_max, size_t eag
     geo->ring_size = ring;
     geo->bounce_size = align_line(eager_max + 64);
     geo->nbounce = nbounce;
-    size_t rotate = (rotate_bytes + geo->bounce_size - 1) / geo->bounce_size;
-    geo->rotate = rotate < 1 ? 1 : rotate > nbounce ? nbounce : (unsigned)rotate;
+    geo->rotate_bytes = rotate_bytes;
     geo->stream_chunk = 0;
     geo->hot_size = 0;
     geo->hot_min = 0;
@@ -99,7 +98,6 @@ void ordo_am_tx_init(ordo_am_tx_t *tx, void *base, const ordo_am_geometry_t *geo
     memset(tx, 0, sizeof(*tx));
     tx->base = base;
     tx->geo = *geo;
-    tx->span = geo->rotate;
 }
 
 void ordo_am_rx_init(ordo_am_rx_t *rx, void *base, const ordo_am_geometry_t *geo)
@@ -269,17 +267,20 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
                                  const void *payload, size_t len)
 {
     const ordo_am_geometry_t *g = &tx->geo;
-    /* The next free one in turn among the first span (a window's releases
-     * come in order, so the next is usually free), and one more only when
-     * all of those are busy: a lane touches the buffers it rotates through
+    /* The lap's next buffer: a fresh one while the first lap is under way,
+     * else the next free one in turn among those used (a window's releases
+     * come in order, so the next is usually free), and a fresh one only
+     * when all of those are busy: a lane touches the buffers one lap takes
      * and as many as it ever had in flight, not all it may have. */
-    unsigned n = tx->span, b = g->nbounce;
-    for (unsigned i = 0; i < n; i++) {
-        unsigned c = (tx->next_bounce + i) % n;
-        if (atomic_load_explicit(flag_of(tx->base, g, c), memory_order_acquire) == 0) {
+    unsigned n = tx->touched, b = g->nbounce;
+    if (tx->next_bounce >= n && n < g->nbounce &&
+        atomic_load_explicit(flag_of(tx->base, g, n), memory_order_acquire) == 0)
+        b = n;
+    for (unsigned i = 0; b == g->nbounce && i < n; i++) {
+        unsigned c = tx->next_bounce + i;
+        c = c >= n ? c - n : c;
+        if (atomic_load_explicit(flag_of(tx->base, g, c), memory_order_acquire) == 0)
             b = c;
-            break;
-        }
     }
     if (b == g->nbounce) {
         if (n == g->nbounce ||
@@ -291,9 +292,15 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
     if (rec == NULL)
         return ORDO_ERR_BUSY;
     atomic_store_explicit(flag_of(tx->base, g, b), 1, memory_order_relaxed);
-    if (b == tx->span)
-        tx->span++;
-    tx->next_bounce = (b + 1) % tx->span;
+    if (b == tx->touched)
+        tx->touched++;
+    tx->lap_bytes += align_line(hdrlen + len);
+    if (tx->lap_bytes >= g->rotate_bytes) {
+        tx->lap_bytes = 0;
+        tx->next_bounce = 0;
+    } else {
+        tx->next_bounce = b + 1;
+    }
     char *buf = bounce_of(tx->base, g, b);
     _Atomic uint32_t *arrived =
         (_Atomic uint32_t *)((char *)flag_of(tx->base, g, b) + ORDO_AM_ARRIVED_OFFSET);

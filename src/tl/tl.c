@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "tl.h"
+#include "am_ring.h"
 
 #include <sched.h>
 #include <stdatomic.h>
@@ -103,6 +104,31 @@ void ordo_tl_am_limits(int nranks, ordo_tl_am_limits_t *l)
                                            : steps[i].nbounce;
     l->credits = ordo_config.p2p_credits ? (unsigned)ordo_config.p2p_credits
                                          : steps[i].credits;
+}
+
+void ordo_tl_am_lane_layout(const ordo_tl_am_limits_t *lim, size_t rotate_bytes, int auto_count,
+                            unsigned *nbounce_p, size_t *lap_p)
+{
+    /* A lap writes at most the bytes the job-size step gives a pair's
+     * buffers (nbounce x the eager limit): more would touch more memory
+     * per pair than the step allows. */
+    ordo_am_geometry_t g;
+    ordo_am_geometry_init(&g, lim->short_max, lim->eager_max, lim->nbounce, 0);
+    size_t area = (size_t)lim->nbounce * g.bounce_size;
+    size_t lap = rotate_bytes < area ? rotate_bytes : area;
+    unsigned n = lim->nbounce;
+    if (auto_count && lim->eager_max > lim->short_max) {
+        /* enough buffers for a lap of the smallest eager messages, which
+         * take a buffer each for a fraction of its bytes */
+        size_t want = (lap + lim->short_max) / (lim->short_max + 1);
+        size_t most = (size_t)lim->nbounce * ORDO_TL_BOUNCE_MORE;
+        if (want > most)
+            want = most;
+        if (want > n)
+            n = (unsigned)want;
+    }
+    *nbounce_p = n;
+    *lap_p = lap;
 }
 
 /* ------------------------------------------------ reordering test mode */

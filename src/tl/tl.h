@@ -335,6 +335,19 @@ typedef struct ordo_tl_am_limits {
 } ordo_tl_am_limits_t;
 void ordo_tl_am_limits(int nranks, ordo_tl_am_limits_t *limits_p);
 
+/* A lane whose bounce buffers go round in laps (shared memory, where a
+ * line should leave the other core's cache before it is written again)
+ * has, when ORDO_EAGER_BUFFERS is auto, up to this many times the step's
+ * buffers. */
+#define ORDO_TL_BOUNCE_MORE 4
+
+/* The bounce buffers of such a lane (*nbounce_p) and the record bytes of a
+ * lap round them (*lap_p), for laps of rotate_bytes (0: none): the count
+ * of lim, or with auto_count as many more as a lap of the smallest eager
+ * messages takes (up to ORDO_TL_BOUNCE_MORE times it). */
+void ordo_tl_am_lane_layout(const ordo_tl_am_limits_t *lim, size_t rotate_bytes, int auto_count,
+                            unsigned *nbounce_p, size_t *lap_p);
+
 /* Apply an atomic to local (or mapped) memory; shared by every transport
  * that can address the target with loads and stores. */
 uint64_t ordo_tl_atomic_apply(void *addr, ordo_atomic_op_t op, unsigned width,

@@ -10,6 +10,7 @@
 #include "../harness.h"
 #include "../../src/base/compiler.h"
 #include "../../src/tl/am_ring.h"
+#include "../../src/tl/tl.h"
 #include "am_lane.h"
 
 /* am_ring.c's record: stamp (8), len (4), kind (2), bounce index (2) */
@@ -71,7 +72,7 @@ static void expect_broken(ordo_am_rx_t *rx, const char *why)
 int main(void)
 {
     ordo_am_geometry_init(&geo, 256, 4096, 4, 0);
-    CHECK(geo.rotate == 1);
+    CHECK(geo.rotate_bytes == 0);
     section = ordo_am_section_size(&geo);
     base = aligned_alloc(4096, section);
     if (base == NULL)
@@ -93,7 +94,7 @@ int main(void)
         delivered = 0;
         CHECK(ordo_am_poll(&rx, 64, count, NULL) == 1 && delivered == 1);   /* released */
     }
-    CHECK(tx.span == 1);
+    CHECK(tx.touched == 1);
     /* a bounce-buffer record peeked: its buffer and flag; consumed, freed */
     CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg + 8, 40));
     {
@@ -108,38 +109,77 @@ int main(void)
     }
     for (int i = 0; i < 3; i++)
         CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
-    CHECK(tx.span == 3);
+    CHECK(tx.touched == 3);
     CHECK(ordo_am_poll(&rx, 64, count, NULL) == 3);
     for (int i = 0; i < 3; i++)
         CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
-    CHECK(tx.span == 3);
+    CHECK(tx.touched == 3);
     CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
-    CHECK(tx.span == 4);
+    CHECK(tx.touched == 4);
     CHECK_STATUS(ordo_am_send_bcopy(&tx, msg, 8, msg, 32), ORDO_ERR_BUSY);
     CHECK(ordo_am_poll(&rx, 64, count, NULL) == 4 && rx.broken == NULL);
 
-    /* a lane told to rotate through three buffers' bytes cycles through
-     * three even one message at a time, and still grows to all four */
+    /* a lane whose laps write 2.5 buffers' worth of full records cycles
+     * through three even one message at a time, and still grows to all
+     * four */
     ordo_am_geometry_t rot;
-    ordo_am_geometry_init(&rot, 256, 4096, 4, 2 * geo.bounce_size + 1);
-    CHECK(rot.rotate == 3);
-    ordo_am_geometry_init(&rot, 256, 4096, 4, 100 * geo.bounce_size);
-    CHECK(rot.rotate == 4);   /* never more than the lane has */
-    ordo_am_geometry_init(&rot, 256, 4096, 4, 2 * geo.bounce_size + 1);
+    ordo_am_geometry_init(&rot, 256, 4096, 4, 2 * geo.bounce_size + geo.bounce_size / 2);
     CHECK(ordo_am_section_size(&rot) == section);
     am_lane_reset(base, &rot, &tx, &rx);
+    static char full[4096];
     for (int i = 0; i < 7; i++) {
         CHECK(tx.next_bounce == (unsigned)i % 3);   /* 0 1 2 0 1 2 0 */
-        CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
+        CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, full, 4096));
         delivered = 0;
         CHECK(ordo_am_poll(&rx, 64, count, NULL) == 1 && delivered == 1);
     }
-    CHECK(tx.span == 3);
+    CHECK(tx.touched == 3);
     for (int i = 0; i < 4; i++)
-        CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, msg, 32));
-    CHECK(tx.span == 4);
+        CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, full, 4096));
+    CHECK(tx.touched == 4);
     CHECK_STATUS(ordo_am_send_bcopy(&tx, msg, 8, msg, 32), ORDO_ERR_BUSY);
     CHECK(ordo_am_poll(&rx, 64, count, NULL) == 4 && rx.broken == NULL);
+
+    /* a lap counts the bytes written, not the buffers: a lap of two
+     * 1032-byte records and a line (1088 bytes each, line-aligned) takes
+     * three buffers; one of full records, one buffer */
+    ordo_am_geometry_init(&rot, 256, 4096, 4, 2 * 1088 + 1);
+    am_lane_reset(base, &rot, &tx, &rx);
+    for (int i = 0; i < 6; i++) {
+        CHECK(tx.next_bounce == (unsigned)i % 3);
+        CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, full, 1024));
+        CHECK(ordo_am_poll(&rx, 64, count, NULL) == 1);
+    }
+    CHECK(tx.touched == 3);
+    for (int i = 0; i < 3; i++) {
+        CHECK_OK(ordo_am_send_bcopy(&tx, msg, 8, full, 4096));
+        CHECK(tx.next_bounce == 0);
+        CHECK(ordo_am_poll(&rx, 64, count, NULL) == 1);
+    }
+    CHECK(tx.touched == 3 && rx.broken == NULL);
+
+    /* shared memory's buffer count: the step's, or (auto) as many more as
+     * a lap of the smallest eager messages takes, up to ORDO_TL_BOUNCE_MORE
+     * times the step; a lap never writes more than the step's buffers hold */
+    {
+        ordo_tl_am_limits_t lim = {.short_max = 8192, .eager_max = 32768, .nbounce = 64};
+        unsigned n;
+        size_t lap;
+        ordo_tl_am_lane_layout(&lim, 2u << 20, 1, &n, &lap);
+        CHECK(n == 256 && lap == 2u << 20);   /* 2 MiB of 8 KiB + 1 records */
+        ordo_tl_am_lane_layout(&lim, 2u << 20, 0, &n, &lap);
+        CHECK(n == 64 && lap == 2u << 20);    /* ORDO_EAGER_BUFFERS set */
+        ordo_tl_am_lane_layout(&lim, 4u << 20, 1, &n, &lap);
+        CHECK(n == 256 && lap == 64 * (32768 + 64));   /* the step's bytes */
+        ordo_tl_am_limits_t big = {.short_max = 1024, .eager_max = 16384, .nbounce = 16};
+        ordo_tl_am_lane_layout(&big, 2u << 20, 1, &n, &lap);
+        CHECK(n == 16 * ORDO_TL_BOUNCE_MORE && lap == 16 * (16384 + 64));
+        ordo_tl_am_lane_layout(&big, 0, 1, &n, &lap);
+        CHECK(n == 16 && lap == 0);           /* no rotation: the step's */
+        ordo_tl_am_limits_t flat = {.short_max = 4096, .eager_max = 4096, .nbounce = 8};
+        ordo_tl_am_lane_layout(&flat, 2u << 20, 1, &n, &lap);
+        CHECK(n == 8);                         /* no eager messages */
+    }
 
     /* the hot buffer: a short record above hot_min goes there while the
      * reader has passed the last one, else inline; order and bytes kept */
