@@ -448,12 +448,12 @@ ordo_status_t p2p_irecv(p2p_comm_t *c, void *buf, size_t cap, int source, int ta
 }
 
 /* Whether the message at the head of src's queue is the one a receive of
- * (src, tag) on c takes next: whole (short) or in a bounce buffer (eager,
- * desc), on c, and (ordered) next in sequence with nothing held back. */
-static inline int direct_match(const p2p_comm_t *c, const p2p_hdr_t *h, const void *desc,
-                               int src, int tag)
+ * (src, tag) on c takes next: short or eager (whole, or in a buffer that
+ * may still be filling: desc), on c, and (ordered) next in sequence with
+ * nothing held back. */
+static inline int direct_match(const p2p_comm_t *c, const p2p_hdr_t *h, int src, int tag)
 {
-    return h->type == P2P_MSG && h->proto == (desc ? PROTO_EAGER : PROTO_SHORT) &&
+    return h->type == P2P_MSG && (h->proto == PROTO_SHORT || h->proto == PROTO_EAGER) &&
            h->comm == c->id && (tag == ORDO_ANY_TAG || h->tag == tag) &&
            (c->match != ORDO_MATCH_ORDERED ||
             (h->seq == c->recv_seq[src] && p2p_peer(src)->early == NULL));
@@ -474,15 +474,20 @@ static ordo_status_t recv_direct(p2p_comm_t *c, ordo_tl_iface_t *f, void *buf, s
     for (unsigned look = 1;; look++) {
         size_t n;
         void *desc;
-        const p2p_hdr_t *h = f->ops->am_peek(f, src, &n, &desc);
-        if (h && direct_match(c, h, desc, src, tag)) {
+        const p2p_hdr_t *rec = f->ops->am_peek(f, src, &n, &desc), *h = NULL;
+        p2p_hdr_t hdr;
+        if (rec && n >= sizeof(hdr)) {
+            memcpy(&hdr, rec, sizeof(hdr));   /* read once: the peer writes there */
+            h = &hdr;
+        }
+        if (h && p2p_msg_len_ok(h, n) && direct_match(c, h, src, tag)) {
             c->credits[src] += h->credits;   /* direct_match: the header is c's */
             size_t take = ORDO_MIN((size_t)h->len, cap);
             ordo_status_t st = ORDO_OK;
             if (desc)   /* a writer that stopped part way fails it, as in p2p_deliver */
-                st = ordo_tl_am_copy(f, desc, buf, h + 1, sizeof(*h), take);
+                st = ordo_tl_am_copy(f, desc, buf, rec + 1, sizeof(*h), take);
             else if (take)
-                memcpy(buf, h + 1, take);
+                memcpy(buf, rec + 1, take);
             ordo_completion_t info = {.source = src, .tag = h->tag, .length = take,
                                       .msg_length = h->len, .seq = h->seq};
             f->ops->am_consume(f, src);
@@ -500,7 +505,7 @@ static ordo_status_t recv_direct(p2p_comm_t *c, ordo_tl_iface_t *f, void *buf, s
                 *info_p = info;
             return info.error;
         }
-        if (h == NULL && (look & 15)) {
+        if (rec == NULL && (look & 15)) {
             ordo_cpu_relax();
             continue;
         }

@@ -240,6 +240,18 @@ static inline int p2p_goes_eager(size_t len, size_t eager_cross, const p2p_peer_
            !single_copy;
 }
 
+/* Whether a record of n bytes from a peer holds the message its header
+ * says: the header, and for a short or eager message (P2P_MSG) exactly the
+ * payload the header counts.  The header is memory the peer wrote: its
+ * length bounds no copy until this holds. */
+static inline int p2p_msg_len_ok(const p2p_hdr_t *h, size_t n)
+{
+    return n >= sizeof(*h) &&
+           (h->type != P2P_MSG ||
+            ((h->proto == PROTO_SHORT || h->proto == PROTO_EAGER) &&
+             (uint64_t)h->len == n - sizeof(*h)));
+}
+
 /* The live context of that id here, or NULL (never made, or destroyed). */
 static inline p2p_comm_t *p2p_comm_live(uint32_t id)
 {

@@ -743,10 +743,19 @@ void p2p_admit_future_notices(p2p_comm_t *c)
 ordo_status_t p2p_am_handler(void *arg, int src, void *data, size_t len, void *desc)
 {
     (void)arg;
-    const p2p_hdr_t *h = data;
-    if (len < sizeof(*h)) {
+    if (len < sizeof(p2p_hdr_t)) {
         ordo_error("rank %d sent a two-sided message of %zu bytes, shorter than its header: "
                    "a corrupt record, ignored", src, len);
+        return ORDO_OK;
+    }
+    /* read once: the peer may write its record while we look at it */
+    p2p_hdr_t hdr;
+    memcpy(&hdr, data, sizeof(hdr));
+    const p2p_hdr_t *h = &hdr;
+    if (!p2p_msg_len_ok(h, len)) {
+        ordo_error("rank %d sent a two-sided message whose header (protocol %u, %llu bytes) "
+                   "does not match its %zu bytes: a corrupt record, ignored", src,
+                   (unsigned)h->proto, (unsigned long long)h->len, len - sizeof(*h));
         return ORDO_OK;
     }
     void *payload = (char *)data + sizeof(*h);

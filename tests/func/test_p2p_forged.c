@@ -4,7 +4,11 @@
  * ago, or that belong to another peer, and a record too short for a header.
  * Rank 0 ignores each, naming the sender, and the two ranks then exchange
  * messages of every protocol as if nothing happened (before tokens, the
- * first such header crashed the receiver). */
+ * first such header crashed the receiver).  Likewise messages whose header
+ * claims more bytes than they carry (a short or eager message of 1 MiB in
+ * an 8-byte record, or a message of no such protocol), on the context and
+ * tag of the receive that follows: they match nothing (before the check,
+ * that receive took 1 MiB from past the record). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +51,19 @@ int main(void)
             forge(0, P2P_FIN, PROTO_RGET, forged[i], 0);
             forge(0, P2P_FIN, PROTO_SPLIT, 0, forged[i]);
             forge(0, P2P_FRAG, PROTO_PIPE, 0, forged[i]);
+        }
+        p2p_comm_t *world = NULL;
+        CHECK_OK(p2p_comm_resolve(NULL, &world));
+        const uint8_t protos[] = {PROTO_SHORT, PROTO_EAGER, PROTO_RGET, 0, 200};
+        for (size_t i = 0; i < sizeof(protos); i++) {
+            /* the sequence number of the next real message, which a
+             * forged one taken in its place would stand for */
+            p2p_hdr_t h = {.type = P2P_MSG, .proto = protos[i],
+                           .comm = world ? world->id : 0, .tag = 2, .len = BIG,
+                           .seq = world ? world->send_seq[0] : 0};
+            p2p_send_ctl(0, &h, "8 bytes", 8);
+            h.len = 7;   /* one byte short of what it carries */
+            p2p_send_ctl(0, &h, "8 bytes", 8);
         }
     }
     /* then real traffic, every size class, both ways */
