@@ -41,7 +41,7 @@ static int markdown(void)
 
 /* What the auto settings choose for nranks ranks on this machine, and why
  * (ordo_init makes the same choice from the ranks it finds here). */
-static void machine_choice(int nranks)
+static void machine_choice(int nranks, ordo_auto_choice_t *c_p)
 {
     ordo_machine_t m;
     ordo_machine_probe(&m);
@@ -61,10 +61,11 @@ static void machine_choice(int nranks)
     printf("  two-sided short  on shared memory %s\n", c.lane_why);
     ordo_auto_stream_here(&c);
     printf("  streaming puts   from %s\n", c.stream_why);
+    *c_p = c;
 }
 
 /* The two-sided protocol thresholds a job of nranks would use. */
-static void thresholds(int nranks)
+static void thresholds(int nranks, const ordo_auto_choice_t *c)
 {
     static const char *const forced[] = {"auto", "short", "eager", "rget", "rput"};
     ordo_tl_am_limits_t l;
@@ -72,12 +73,10 @@ static void thresholds(int nranks)
     printf("\ntwo-sided protocols for %d ranks on a node (--ranks N for another job size):\n",
            nranks);
     printf("  short      0 .. %zu bytes, inline in the receiver's queue\n", l.short_max);
-    ordo_machine_t m;
-    ordo_machine_probe(&m);
     unsigned nshm;
     size_t lap;
-    ordo_tl_am_lane_layout(&l, ordo_auto_bounce_rotate(&m), ordo_config.eager_buffers == 0,
-                           &nshm, &lap);
+    ordo_tl_am_lane_layout(&l, c->bounce_rotate, ordo_tl_am_bounce_smallest(&l, c->hot_max),
+                           ordo_config.eager_buffers == 0, &nshm, &lap);
     printf("  eager      .. %zu bytes, through %u bounce buffers per pair (on shared memory "
            "%u,\n             written round in laps of %zu KiB; a message sent alone goes by "
            "rendezvous\n             above the crossover chosen above)\n", l.eager_max,
@@ -133,7 +132,8 @@ int main(int argc, char **argv)
         printf("  %-22s = %-10s (%s)\n      %s\n", s->name, v,
                ordo_config_source(i) == ORDO_SOURCE_ENV ? "environment" : "default", s->help);
     }
-    machine_choice(nranks);
-    thresholds(nranks);
+    ordo_auto_choice_t c;
+    machine_choice(nranks, &c);
+    thresholds(nranks, &c);
     return 0;
 }

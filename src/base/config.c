@@ -110,8 +110,8 @@ static const ordo_setting_t settings[] = {
      "round them in laps that write twice a core's L2 cache of messages, at most what "
      "this count of ORDO_EAGER_MAX buffers holds, and takes more only while more are in "
      "flight: only those are ever touched); auto: 64 below 16 ranks, 16 below 64, 4 below "
-     "256, else 2, and on shared memory as many more as a lap of the smallest eager "
-     "messages takes, up to 4 times that", NULL, FIELD(eager_buffers), 0, ORDO_AUTO_ZERO},
+     "256, else 2, and on shared memory as many more as a lap of the smallest messages "
+     "put in them takes, up to 8 times that", NULL, FIELD(eager_buffers), 0, ORDO_AUTO_ZERO},
     {"ORDO_P2P_CREDITS", ORDO_SETTING_INT, "auto",
      "Two-sided flow control: messages of one context a sender may have unmatched at one "
      "receiver before its sends on that context are held back; bounds the receiver's "

@@ -345,7 +345,9 @@ static void lane_choice(const ordo_machine_t *m, int ranks_here, size_t short_ma
     c->spill_bytes = spill;
     int n = snprintf(c->lane_why, sizeof(c->lane_why),
                      "%d .. %zu bytes through one reused buffer while it is free (this CPU "
-                     "keeps the lines it wrote); ", ORDO_LANE_HOT_MIN, c->hot_max);
+                     "keeps the lines it wrote; streamed in 1 KiB chunks above 2 KiB), a longer "
+                     "one sent while the receiver has read all before it through a streamed "
+                     "bounce buffer; ", ORDO_LANE_HOT_MIN, c->hot_max);
     if (spill)
         snprintf(c->lane_why + n, sizeof(c->lane_why) - (size_t)n,
                  "else above %d bytes through a %zu KiB ring per pair (twice a core's L2 "
@@ -364,7 +366,10 @@ static long cpus_busy(const ordo_machine_t *m, int ranks_here)
     return (long)ranks_here * (m->threads > 0 ? m->threads : 1);
 }
 
-size_t ordo_auto_bounce_rotate(const ordo_machine_t *m)
+/* The record bytes a shared-memory lane writes round its bounce buffers
+ * before it writes one again: twice a core's L2 cache (1 MiB taken where
+ * it is not reported). */
+static size_t bounce_rotate(const ordo_machine_t *m)
 {
     return 2 * (m->l2_bytes > 0 ? (size_t)m->l2_bytes : (size_t)1 << 20);
 }
@@ -373,7 +378,7 @@ void ordo_auto_eager(const ordo_machine_t *m, int ranks_here, size_t short_max,
                      size_t eager_max, int eager_asked, int single_copy, size_t split,
                      ordo_auto_choice_t *c)
 {
-    c->bounce_rotate = ordo_auto_bounce_rotate(m);
+    c->bounce_rotate = bounce_rotate(m);
     lane_choice(m, ranks_here, short_max, c->bounce_rotate, c);
     c->eager_cross = eager_max;
     c->pipe_max = 0;

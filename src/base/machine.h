@@ -47,7 +47,7 @@ typedef struct ordo_auto_choice {
      * after each inline one, the writer asks for the lines of a next one
      * as long, up to own_ahead bytes, ahead of time (0: not). */
     size_t hot_max, spill_bytes, own_ahead;
-    char   lane_why[256];
+    char   lane_why[384];
     char   engines_why[256];
     char   pio_why[384];
     char   eager_why[512];
@@ -147,10 +147,6 @@ void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,
 void ordo_auto_eager(const ordo_machine_t *m, int ranks_here, size_t short_max,
                      size_t eager_max, int eager_asked, int single_copy, size_t split,
                      ordo_auto_choice_t *c);
-/* The record bytes a shared-memory lane writes round its bounce buffers
- * before it writes one again: twice a core's L2 cache (1 MiB taken where
- * it is not reported). */
-size_t ordo_auto_bounce_rotate(const ordo_machine_t *m);
 /* What ordo_auto_eager_here needs measured for ranks_here ranks on this
  * machine under the settings in force: the single copy and the CPU's copy
  * rate where the rank has peers to serve and single copy is not off.

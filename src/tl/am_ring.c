@@ -37,9 +37,12 @@ static inline _Atomic uint32_t *flag_of(char *base, const ordo_am_geometry_t *g,
     return (_Atomic uint32_t *)(base + LINE + g->ring_size + (size_t)i * LINE);
 }
 
+/* nbounce + 1 flag lines: the last is the hot buffer's, for a record
+ * streamed into it (bounce index nbounce) */
 static inline char *bounce_of(char *base, const ordo_am_geometry_t *g, unsigned i)
 {
-    return base + LINE + g->ring_size + (size_t)g->nbounce * LINE + (size_t)i * g->bounce_size;
+    return base + LINE + g->ring_size + ((size_t)g->nbounce + 1) * LINE +
+           (size_t)i * g->bounce_size;
 }
 
 static inline char *hot_of(char *base, const ordo_am_geometry_t *g)
@@ -74,7 +77,9 @@ void ordo_am_geometry_init(ordo_am_geometry_t *geo, size_t short_max, size_t eag
     geo->nbounce = nbounce;
     geo->rotate_bytes = rotate_bytes;
     geo->stream_chunk = 0;
+    geo->hot_stream = 0;
     geo->hot_size = 0;
+    geo->alone_min = 0;
     geo->hot_min = 0;
     geo->spill_size = 0;
     geo->spill_min = 0;
@@ -88,7 +93,7 @@ size_t ordo_am_short_capacity(const ordo_am_geometry_t *geo)
 
 size_t ordo_am_section_size(const ordo_am_geometry_t *geo)
 {
-    size_t n = LINE + geo->ring_size + (size_t)geo->nbounce * (LINE + geo->bounce_size) +
+    size_t n = LINE + geo->ring_size + LINE + (size_t)geo->nbounce * (LINE + geo->bounce_size) +
                geo->hot_size + geo->spill_size;
     return (n + 4095) & ~(size_t)4095;
 }
@@ -193,11 +198,52 @@ static inline void put_short(ordo_am_tx_t *tx, am_rec_t *rec, unsigned kind, siz
     publish(tx, rec, recsize);
 }
 
+/* hdr + payload into buffer buf (bounce index b), published by rec as soon
+ * as its first chunk is in when it is at least two chunks of min_chunk
+ * (four chunks or fewer: each costs the reader a look at the count), the
+ * rest counted in place (the buffer's arrived word) as it goes in. */
+static void put_streamed(ordo_am_tx_t *tx, am_rec_t *rec, char *buf, unsigned b,
+                         size_t min_chunk, const void *hdr, size_t hdrlen,
+                         const void *payload, size_t len)
+{
+    _Atomic uint32_t *flag = flag_of(tx->base, &tx->geo, b);
+    _Atomic uint32_t *arrived = (_Atomic uint32_t *)((char *)flag + ORDO_AM_ARRIVED_OFFSET);
+    const char *from = payload;
+    size_t chunk = min_chunk;
+    while (chunk && chunk * 4 < len)
+        chunk *= 2;
+    size_t first = chunk && len >= 2 * min_chunk ? chunk : len;
+    atomic_store_explicit(flag, 1, memory_order_relaxed);
+    memcpy(buf, hdr, hdrlen);
+    if (first)
+        memcpy(buf + hdrlen, from, first);
+    /* before the record: the reader's acquire of its stamp orders it */
+    atomic_store_explicit(arrived, (uint32_t)(hdrlen + first), memory_order_relaxed);
+    rec->len = (uint32_t)(hdrlen + len);
+    rec->kind = REC_BCOPY;
+    rec->bidx = (uint16_t)b;
+    publish(tx, rec, LINE);
+    for (size_t off = first; off < len; off += chunk) {
+        size_t n = len - off < chunk ? len - off : chunk;
+        memcpy(buf + hdrlen + off, from + off, n);
+        atomic_store_explicit(arrived, (uint32_t)(hdrlen + off + n), memory_order_release);
+    }
+}
+
 /* A short record through the hot buffer, when the reader is past the last
- * one: NULL when not. */
+ * one (and gave it back, if it was streamed there): NULL when not. */
 static am_rec_t *send_hot(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen, const void *payload,
                           size_t len)
 {
+    const ordo_am_geometry_t *g = &tx->geo;
+    if (tx->hot_flagged) {
+        /* a streamed one may be kept by the reader, as a bounce buffer */
+        if (atomic_load_explicit(flag_of(tx->base, g, g->nbounce), memory_order_acquire)) {
+            tx->hot_skip = HOT_SKIP;
+            return NULL;
+        }
+        tx->hot_flagged = 0;
+    }
     if (tx->head_seen < tx->hot_until) {
         /* Reading the head takes its line from the reader: worth it when
          * messages go one at a time (the reader is done by now), not in a
@@ -216,8 +262,14 @@ static am_rec_t *send_hot(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen, cons
     am_rec_t *rec = reserve(tx, LINE);
     if (rec == NULL)
         return NULL;
-    char *buf = hot_of(tx->base, &tx->geo);
-    put_short(tx, rec, REC_HOT, LINE, buf, hdr, hdrlen, payload, len);
+    char *buf = hot_of(tx->base, g);
+    if (g->hot_stream && len > 2 * g->hot_stream) {
+        /* the reader copies the front out while the back goes in */
+        put_streamed(tx, rec, buf, g->nbounce, g->hot_stream, hdr, hdrlen, payload, len);
+        tx->hot_flagged = 1;
+    } else {
+        put_short(tx, rec, REC_HOT, LINE, buf, hdr, hdrlen, payload, len);
+    }
     tx->hot_until = tx->tail;
     return rec;
 }
@@ -244,12 +296,33 @@ static am_rec_t *send_spill(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen,
     return rec;
 }
 
+/* Whether the reader has read every record so far.  Reading the head takes
+ * its line from the reader: a writer that found it behind (a stream of
+ * records) does not look again for the next HOT_SKIP ones. */
+static int lane_idle(ordo_am_tx_t *tx)
+{
+    if (tx->head_seen == tx->tail)
+        return 1;
+    if (tx->idle_skip) {
+        tx->idle_skip--;
+        return 0;
+    }
+    tx->head_seen = atomic_load_explicit(&((am_ctrl_t *)tx->base)->head, memory_order_acquire);
+    if (tx->head_seen == tx->tail)
+        return 1;
+    tx->idle_skip = HOT_SKIP;
+    return 0;
+}
+
 ordo_status_t ordo_am_send_short(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen,
                                  const void *payload, size_t len)
 {
     size_t n = hdrlen + len;
     if (n > tx->geo.hot_min && n <= tx->geo.hot_size &&
         send_hot(tx, hdr, hdrlen, payload, len) != NULL)
+        return ORDO_OK;
+    if (tx->geo.alone_min && n > tx->geo.alone_min && n <= tx->geo.bounce_size &&
+        lane_idle(tx) && ordo_am_send_bcopy(tx, hdr, hdrlen, payload, len) == ORDO_OK)
         return ORDO_OK;
     if (n > tx->geo.spill_min && tx->geo.spill_size &&
         send_spill(tx, hdr, hdrlen, payload, len) != NULL)
@@ -291,7 +364,6 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
     am_rec_t *rec = reserve(tx, LINE);
     if (rec == NULL)
         return ORDO_ERR_BUSY;
-    atomic_store_explicit(flag_of(tx->base, g, b), 1, memory_order_relaxed);
     if (b == tx->touched)
         tx->touched++;
     tx->lap_bytes += align_line(hdrlen + len);
@@ -301,29 +373,8 @@ ordo_status_t ordo_am_send_bcopy(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
     } else {
         tx->next_bounce = b + 1;
     }
-    char *buf = bounce_of(tx->base, g, b);
-    _Atomic uint32_t *arrived =
-        (_Atomic uint32_t *)((char *)flag_of(tx->base, g, b) + ORDO_AM_ARRIVED_OFFSET);
-    const char *from = payload;
-    /* four chunks or fewer: each costs the reader a look at the count */
-    size_t chunk = g->stream_chunk;
-    while (chunk && chunk * 4 < len)
-        chunk *= 2;
-    size_t first = chunk && len >= 2 * g->stream_chunk ? chunk : len;
-    memcpy(buf, hdr, hdrlen);
-    if (first)
-        memcpy(buf + hdrlen, from, first);
-    /* before the record: the reader's acquire of its stamp orders it */
-    atomic_store_explicit(arrived, (uint32_t)(hdrlen + first), memory_order_relaxed);
-    rec->len = (uint32_t)(hdrlen + len);
-    rec->kind = REC_BCOPY;
-    rec->bidx = (uint16_t)b;
-    publish(tx, rec, LINE);
-    for (size_t off = first; off < len; off += chunk) {
-        size_t n = len - off < chunk ? len - off : chunk;
-        memcpy(buf + hdrlen + off, from + off, n);
-        atomic_store_explicit(arrived, (uint32_t)(hdrlen + off + n), memory_order_release);
-    }
+    put_streamed(tx, rec, bounce_of(tx->base, g, b), b, g->stream_chunk, hdr, hdrlen, payload,
+                 len);
     return ORDO_OK;
 }
 
@@ -385,7 +436,8 @@ static int head_fields(ordo_am_rx_t *rx, const am_rec_t *rec, unsigned *kind_p, 
     size_t room = g->ring_size - (size_t)(rx->head & (g->ring_size - 1));
     if (kind == REC_DATA && REC_HDR + len > room)
         rx->broken = "an inline record longer than the ring holds there";
-    else if (kind == REC_BCOPY && (bidx >= g->nbounce || len > g->bounce_size))
+    else if (kind == REC_BCOPY && (bidx > g->nbounce || (bidx < g->nbounce && len > g->bounce_size) ||
+                                   (bidx == g->nbounce && len > g->hot_size)))
         rx->broken = "a bounce-buffer record whose index or length is outside the buffers";
     else if (kind == REC_HOT && len > g->hot_size)
         rx->broken = "a hot-buffer record longer than the hot buffer";

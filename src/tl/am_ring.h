@@ -45,7 +45,15 @@
  *   place records in it by the same rule, so no position is read from the
  *   writer's memory.
  * Either is free again once the reader's head has passed the record that
- * used it: no flag goes back and forth.
+ * used it: no flag goes back and forth.  A hot record may stream
+ * (hot_stream): it then goes as a bounce buffer's does, with the flag line
+ * after the bounce buffers' flags, and the writer takes the hot buffer
+ * again only once the reader gave it back.  And a short record too long
+ * for the hot buffer, sent while the reader has read everything before it
+ * (alone_min: a message sent alone, as in a ping-pong), goes through a
+ * streamed bounce buffer, so the reader copies its front out while the
+ * back goes in; in a stream of records, where the reader is behind and the
+ * stream is what overlaps, it goes to the spill ring.
  *
  * Where a core gives up the lines it wrote once another core read them
  * (Intel: no Owned state), the writer may ask for lines back for writing
@@ -73,7 +81,13 @@ typedef struct ordo_am_geometry {
     size_t   stream_chunk;  /* 0: a record is published whole; else payloads of at least
                                twice this stream, in four chunks of at least this size
                                (a power of two times it; set after init) */
+    size_t   hot_stream;    /* 0: a hot record is published whole; else those of more
+                               than twice this stream, as bounce buffers do (set after
+                               init) */
     size_t   hot_size;      /* 0: no hot buffer; else its bytes, a line multiple */
+    size_t   alone_min;     /* 0: none; else short records above this many bytes go
+                               through a bounce buffer, streamed, when the reader has
+                               read every record before them (set after init) */
     size_t   hot_min;       /* short records above this many bytes use the hot buffer */
     size_t   spill_size;    /* 0: no spill ring; else its bytes, a power of two */
     size_t   spill_min;     /* short records above this many bytes use the spill ring
@@ -94,6 +108,10 @@ typedef struct ordo_am_tx {
     size_t             lap_bytes;   /* record bytes written in this lap */
     uint64_t           hot_until;   /* the hot buffer is free once the head is here */
     unsigned           hot_skip;    /* records to send without trying the hot buffer */
+    int                hot_flagged; /* the last hot record was streamed: its flag says
+                                       when the reader gave the buffer back */
+    unsigned           idle_skip;   /* records to send without looking whether the reader
+                                       is idle (alone_min) */
     uint64_t           spill_tail;  /* next spill ring position */
     uint64_t           spill_seen;  /* the reader's spill head as last read */
 } ordo_am_tx_t;

@@ -106,8 +106,8 @@ void ordo_tl_am_limits(int nranks, ordo_tl_am_limits_t *l)
                                          : steps[i].credits;
 }
 
-void ordo_tl_am_lane_layout(const ordo_tl_am_limits_t *lim, size_t rotate_bytes, int auto_count,
-                            unsigned *nbounce_p, size_t *lap_p)
+void ordo_tl_am_lane_layout(const ordo_tl_am_limits_t *lim, size_t rotate_bytes, size_t smallest,
+                            int auto_count, unsigned *nbounce_p, size_t *lap_p)
 {
     /* A lap writes at most the bytes the job-size step gives a pair's
      * buffers (nbounce x the eager limit): more would touch more memory
@@ -117,10 +117,10 @@ void ordo_tl_am_lane_layout(const ordo_tl_am_limits_t *lim, size_t rotate_bytes,
     size_t area = (size_t)lim->nbounce * g.bounce_size;
     size_t lap = rotate_bytes < area ? rotate_bytes : area;
     unsigned n = lim->nbounce;
-    if (auto_count && lim->eager_max > lim->short_max) {
-        /* enough buffers for a lap of the smallest eager messages, which
-         * take a buffer each for a fraction of its bytes */
-        size_t want = (lap + lim->short_max) / (lim->short_max + 1);
+    if (auto_count && smallest && smallest <= lim->eager_max) {
+        /* enough buffers for a lap of the smallest messages, which take a
+         * buffer each for a fraction of its bytes */
+        size_t want = (lap + smallest - 1) / smallest;
         size_t most = (size_t)lim->nbounce * ORDO_TL_BOUNCE_MORE;
         if (want > most)
             want = most;

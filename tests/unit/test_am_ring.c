@@ -26,7 +26,7 @@ static ordo_status_t count(void *arg, void *data, size_t len, _Atomic uint32_t *
 }
 
 /* Delivered records' bytes, in order, for the hot-buffer checks. */
-static char got[8][1100];
+static char got[8][1200];
 static size_t got_len[8];
 
 static ordo_status_t keep(void *arg, void *data, size_t len, _Atomic uint32_t *bounce)
@@ -38,6 +38,19 @@ static ordo_status_t keep(void *arg, void *data, size_t len, _Atomic uint32_t *b
     }
     delivered++;
     return ORDO_OK;
+}
+
+/* Keeps the bounce buffer of the record it is handed (one at a time). */
+static _Atomic uint32_t *held;
+
+static ordo_status_t hold(void *arg, void *data, size_t len, _Atomic uint32_t *bounce)
+{
+    (void)arg, (void)data, (void)len;
+    delivered++;
+    if (bounce == NULL || held != NULL)
+        return ORDO_OK;
+    held = bounce;
+    return ORDO_INPROGRESS;
 }
 
 static ordo_am_geometry_t geo;
@@ -159,25 +172,32 @@ int main(void)
     CHECK(tx.touched == 3 && rx.broken == NULL);
 
     /* shared memory's buffer count: the step's, or (auto) as many more as
-     * a lap of the smallest eager messages takes, up to ORDO_TL_BOUNCE_MORE
-     * times the step; a lap never writes more than the step's buffers hold */
+     * a lap of the smallest messages put in bounce buffers takes, up to
+     * ORDO_TL_BOUNCE_MORE times the step; a lap never writes more than the
+     * step's buffers hold */
     {
         ordo_tl_am_limits_t lim = {.short_max = 8192, .eager_max = 32768, .nbounce = 64};
         unsigned n;
-        size_t lap;
-        ordo_tl_am_lane_layout(&lim, 2u << 20, 1, &n, &lap);
+        size_t lap, small = ordo_tl_am_bounce_smallest(&lim, 0);
+        CHECK(small == 8193 && ordo_tl_am_bounce_smallest(&lim, 4096) == 4097);
+        ordo_tl_am_lane_layout(&lim, 2u << 20, small, 1, &n, &lap);
         CHECK(n == 256 && lap == 2u << 20);   /* 2 MiB of 8 KiB + 1 records */
-        ordo_tl_am_lane_layout(&lim, 2u << 20, 0, &n, &lap);
+        ordo_tl_am_lane_layout(&lim, 2u << 20, 4097, 1, &n, &lap);
+        CHECK(n == 512 && lap == 2u << 20);   /* and of 4 KiB + 1 */
+        ordo_tl_am_lane_layout(&lim, 2u << 20, 1025, 1, &n, &lap);
+        CHECK(n == 64 * ORDO_TL_BOUNCE_MORE);
+        ordo_tl_am_lane_layout(&lim, 2u << 20, small, 0, &n, &lap);
         CHECK(n == 64 && lap == 2u << 20);    /* ORDO_EAGER_BUFFERS set */
-        ordo_tl_am_lane_layout(&lim, 4u << 20, 1, &n, &lap);
-        CHECK(n == 256 && lap == 64 * (32768 + 64));   /* the step's bytes */
+        ordo_tl_am_lane_layout(&lim, 4u << 20, small, 1, &n, &lap);
+        CHECK(n == 257 && lap == 64 * (32768 + 64));   /* the step's bytes */
         ordo_tl_am_limits_t big = {.short_max = 1024, .eager_max = 16384, .nbounce = 16};
-        ordo_tl_am_lane_layout(&big, 2u << 20, 1, &n, &lap);
+        ordo_tl_am_lane_layout(&big, 2u << 20, 1025, 1, &n, &lap);
         CHECK(n == 16 * ORDO_TL_BOUNCE_MORE && lap == 16 * (16384 + 64));
-        ordo_tl_am_lane_layout(&big, 0, 1, &n, &lap);
+        ordo_tl_am_lane_layout(&big, 0, 1025, 1, &n, &lap);
         CHECK(n == 16 && lap == 0);           /* no rotation: the step's */
         ordo_tl_am_limits_t flat = {.short_max = 4096, .eager_max = 4096, .nbounce = 8};
-        ordo_tl_am_lane_layout(&flat, 2u << 20, 1, &n, &lap);
+        ordo_tl_am_lane_layout(&flat, 2u << 20, ordo_tl_am_bounce_smallest(&flat, 0), 1, &n,
+                               &lap);
         CHECK(n == 8);                         /* no eager messages */
     }
 
@@ -243,6 +263,66 @@ int main(void)
     CHECK(ordo_am_poll(&rx, 64, count, NULL) == 0 && delivered == 0);
     CHECK(rx.broken != NULL && strstr(rx.broken, "hot-buffer record") != NULL);
     free(hbase);
+
+    /* a hot record of more than two hot_stream chunks streams, handed over as
+     * a bounce buffer's (the flag line after the bounce buffers'); one the
+     * reader keeps keeps the writer off the hot buffer until given back */
+    ordo_am_geometry_t hs = geo;
+    hs.hot_size = 1024 + 64;
+    hs.hot_min = 64;
+    hs.hot_stream = 256;
+    hs.alone_min = hs.hot_size;
+    char *hsbase = am_lane_new(&hs, &tx, &rx);
+    if (hsbase == NULL)
+        return 1;
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 1000));
+    {
+        size_t blen;
+        _Atomic uint32_t *bflag = NULL;
+        char *b = ordo_am_peek(&rx, &blen, &bflag);
+        CHECK(b != NULL && bflag != NULL && blen == 1008 && ordo_am_arrived(bflag) == 1008);
+        CHECK(memcmp(b, hdr8, 8) == 0 && memcmp(b + 8, big, 1000) == 0);
+        CHECK(atomic_load(bflag) == 1);
+        ordo_am_consume(&rx);
+        CHECK(atomic_load(bflag) == 0);
+    }
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big + 1, 1000));   /* hot again */
+    CHECK(tx.hot_until == tx.tail);
+    held = NULL;
+    delivered = 0;
+    CHECK(ordo_am_poll(&rx, 64, hold, NULL) == 1 && held != NULL);
+    at = tx.tail;
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 1000));   /* kept: inline */
+    CHECK(tx.tail - at > ORDO_CACHE_LINE && tx.hot_skip > 0);
+    ordo_am_release(held);
+    CHECK(ordo_am_poll(&rx, 64, count, NULL) == 1);
+    tx.hot_skip = 0;
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 512));   /* two chunks: whole */
+    {
+        size_t blen;
+        _Atomic uint32_t *bflag = &(_Atomic uint32_t){1};
+        CHECK(ordo_am_peek(&rx, &blen, &bflag) != NULL && bflag == NULL && blen == 520);
+        ordo_am_consume(&rx);
+    }
+    /* too long for the hot buffer: a bounce buffer while the reader has
+     * read everything (sent alone), inline while it has not */
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 1100));
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big + 3, 1100));
+    delivered = 0;
+    CHECK(ordo_am_poll(&rx, 64, keep, NULL) == 2 && rx.broken == NULL);
+    CHECK(got_len[0] == 1108 && memcmp(got[0] + 8, big, 1100) == 0);
+    CHECK(got_len[1] == 1108 && memcmp(got[1] + 8, big + 3, 1100) == 0);
+    CHECK(tx.touched == 1 && tx.idle_skip > 0);
+    /* a streamed hot record claiming more than the hot buffer: not delivered */
+    am_lane_reset(hsbase, &hs, &tx, &rx);
+    at = tx.tail;
+    CHECK_OK(ordo_am_send_short(&tx, hdr8, 8, big, 1000));
+    hrec = hsbase + ORDO_CACHE_LINE + (size_t)(at & (hs.ring_size - 1));
+    CHECK(*(uint16_t *)(hrec + OFF_BIDX) == hs.nbounce);
+    *(uint32_t *)(hrec + OFF_LEN) = (uint32_t)hs.hot_size + 1;
+    delivered = 0;
+    CHECK(ordo_am_poll(&rx, 64, count, NULL) == 0 && delivered == 0 && rx.broken != NULL);
+    free(hsbase);
 
     /* the spill ring: records above spill_min laid one after another,
      * wrapping to its start where one would cross the end; inline when it

@@ -29,8 +29,9 @@ ordo_status_t shm_mailbox_open(shm_mailbox_t *mb, ordo_tl_iface_t *iface, ordo_b
     ordo_tl_am_limits_t lim;
     size_t rotate;
     ordo_tl_am_limits(size, &lim);
-    ordo_tl_am_lane_layout(&lim, params->bounce_rotate, ordo_config.eager_buffers == 0,
-                      &lim.nbounce, &rotate);
+    ordo_tl_am_lane_layout(&lim, params->bounce_rotate,
+                           ordo_tl_am_bounce_smallest(&lim, params->hot_max),
+                           ordo_config.eager_buffers == 0, &lim.nbounce, &rotate);
     ordo_am_geometry_init(&mb->geo, lim.short_max, lim.eager_max, lim.nbounce, rotate);
     /* the receiver copies the front out while the back goes in: one-way
      * 16 KiB 1.8 -> 1.4 us, 32 KiB 2.8 -> 2.1 on a 2-core EPYC VM */
@@ -41,6 +42,8 @@ ordo_status_t shm_mailbox_open(shm_mailbox_t *mb, ordo_tl_iface_t *iface, ordo_b
     if (params->hot_max) {
         mb->geo.hot_min = ORDO_LANE_HOT_MIN;
         mb->geo.hot_size = (ORDO_MIN(params->hot_max, cap) + 64 + 63) & ~(size_t)63;
+        mb->geo.hot_stream = SHM_HOT_CHUNK;
+        mb->geo.alone_min = mb->geo.hot_size;
     }
     mb->geo.own_ahead = ORDO_MIN(params->own_ahead, cap);
     if (params->spill_bytes && cap > ORDO_LANE_SPILL_MIN) {
