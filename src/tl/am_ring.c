@@ -436,8 +436,9 @@ static int head_fields(ordo_am_rx_t *rx, const am_rec_t *rec, unsigned *kind_p, 
     size_t room = g->ring_size - (size_t)(rx->head & (g->ring_size - 1));
     if (kind == REC_DATA && REC_HDR + len > room)
         rx->broken = "an inline record longer than the ring holds there";
-    else if (kind == REC_BCOPY && (bidx > g->nbounce || (bidx < g->nbounce && len > g->bounce_size) ||
-                                   (bidx == g->nbounce && len > g->hot_size)))
+    else if (kind == REC_BCOPY &&
+             (bidx < g->nbounce ? len > g->bounce_size
+                                : bidx > g->nbounce || !g->hot_size || len > g->hot_size))
         rx->broken = "a bounce-buffer record whose index or length is outside the buffers";
     else if (kind == REC_HOT && len > g->hot_size)
         rx->broken = "a hot-buffer record longer than the hot buffer";

@@ -381,7 +381,11 @@ int main(void)
     expect_broken(&rx, "longer than the ring");
 
     rec = lane_with_records(1, &tx, &rx);
-    *(uint16_t *)(rec + OFF_BIDX) = 4;   /* one past the last buffer */
+    *(uint16_t *)(rec + OFF_BIDX) = 4;   /* one past the last: the hot buffer's, none here */
+    expect_broken(&rx, "bounce-buffer record");
+
+    rec = lane_with_records(1, &tx, &rx);
+    *(uint16_t *)(rec + OFF_BIDX) = 5;   /* past even that */
     expect_broken(&rx, "bounce-buffer record");
 
     rec = lane_with_records(1, &tx, &rx);
