@@ -91,10 +91,11 @@ epoch_counters_t epoch_counters;
 
 /* ------------------------------------------------------------ waiting */
 
+/* The clock is read only once a wait has gone on a while: most epoch
+ * calls (a lock nobody else holds) wait for nothing and need no clock. */
 void epoch_waiter_init(waiter_t *w)
 {
-    int t = ordo_config.epoch_timeout;
-    w->deadline = t > 0 ? ordo_time_ns() + (uint64_t)t * 1000000000ull : 0;
+    w->deadline = 0;
     w->idle = w->looks = 0;
 }
 
@@ -120,8 +121,14 @@ ordo_status_t epoch_waiter_pass(waiter_t *w, const int *group, int first, int n)
         return ORDO_OK;
     if (first_dead(group, first, n) >= 0)
         return ORDO_ERR_PEER_DEAD;
-    if (w->deadline && ordo_time_ns() > w->deadline)
-        return ORDO_ERR_TIMED_OUT;
+    int t = ordo_config.epoch_timeout;
+    if (t > 0) {
+        uint64_t now = ordo_time_ns();
+        if (w->deadline == 0)
+            w->deadline = now + (uint64_t)t * 1000000000ull;   /* from the first look */
+        else if (now > w->deadline)
+            return ORDO_ERR_TIMED_OUT;
+    }
     return ORDO_OK;
 }
 

@@ -32,7 +32,7 @@ static inline ordo_status_t epoch_sync_add(const struct rma_epoch *ep, int rank,
 
 /* Bounds a wait for peers: ORDO_EPOCH_TIMEOUT, and the peers' health. */
 typedef struct waiter {
-    uint64_t deadline;   /* 0: none */
+    uint64_t deadline;   /* 0: not set yet (set at the first look at the clock) */
     unsigned idle, looks;
 } waiter_t;
 void          epoch_waiter_init(waiter_t *w);
