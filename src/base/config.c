@@ -47,7 +47,8 @@ static const ordo_setting_t settings[] = {
     {"ORDO_STREAM_MIN", ORDO_SETTING_SIZE, "auto",
      "Puts of at least this many bytes into another process's memory on this machine "
      "are copied with streaming (non-temporal) stores, which leave this core's caches "
-     "alone; auto: twice the size of a core's L2 cache (at least 256K)",
+     "alone; auto: twice the size of a core's L2 cache (at least 256K), or a quarter of "
+     "the L3 cache the core shares where that is more",
      NULL, FIELD(stream_min), 0, ORDO_AUTO_UNSET},
     {"ORDO_ENGINES", ORDO_SETTING_INT, "auto",
      "Offload engines (copy threads) per process, i.e. engine transfers in flight "

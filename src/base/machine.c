@@ -544,7 +544,7 @@ void ordo_auto_choose(const ordo_machine_t *m, int ranks_here, int bind_rank,
     }
 }
 
-void ordo_auto_stream(size_t asked, long l2_bytes, ordo_auto_choice_t *c)
+void ordo_auto_stream(size_t asked, long l2_bytes, long l3_bytes, ordo_auto_choice_t *c)
 {
     if (asked != SIZE_MAX) {
         c->stream_min = asked;
@@ -552,13 +552,53 @@ void ordo_auto_stream(size_t asked, long l2_bytes, ordo_auto_choice_t *c)
         return;
     }
     size_t l2 = l2_bytes > 0 ? (size_t)l2_bytes : (size_t)1 << 20;
+    size_t l3 = l3_bytes > 0 ? (size_t)l3_bytes : 0;
     c->stream_min = 2 * l2 < ((size_t)256 << 10) ? (size_t)256 << 10 : 2 * l2;
+    if (l3 / 4 > c->stream_min) {
+        c->stream_min = l3 / 4;
+        snprintf(c->stream_why, sizeof(c->stream_why),
+                 "%zu: a quarter of the L3 cache this core shares (%zu KiB), which holds a "
+                 "smaller put and the lines it displaces; larger puts to other processes "
+                 "bypass the caches", c->stream_min, l3 >> 10);
+        return;
+    }
     snprintf(c->stream_why, sizeof(c->stream_why),
              "%zu: twice a core's L2 cache%s; larger puts to other processes bypass the caches",
              c->stream_min, l2_bytes > 0 ? "" : " (not reported: 1 MiB assumed)");
 }
 
+/* The L3 cache the calling CPU shares, as the kernel describes it (sysfs):
+ * glibc's sysconf reads the CPU's own tables, which a VM may fill with its
+ * host's figures (320 MiB on a 2-core EPYC VM whose kernel, and lscpu,
+ * say 32 MiB).  0 where the kernel says nothing. */
+static long l3_bytes(void)
+{
+    for (int i = 0; i < 8; i++) {
+        char path[96], buf[32];
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        FILE *f = fopen(path, "r");
+        if (f == NULL)
+            return 0;
+        int level = 0;
+        int got = fscanf(f, "%d", &level);
+        fclose(f);
+        if (got != 1 || level != 3)
+            continue;
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if ((f = fopen(path, "r")) == NULL)
+            return 0;
+        long v = 0;
+        char unit = 0;
+        got = fgets(buf, sizeof(buf), f) != NULL ? sscanf(buf, "%ld%c", &v, &unit) : 0;
+        fclose(f);
+        if (got < 1 || v <= 0)
+            return 0;
+        return unit == 'K' ? v << 10 : unit == 'M' ? v << 20 : v;
+    }
+    return 0;
+}
+
 void ordo_auto_stream_here(ordo_auto_choice_t *c)
 {
-    ordo_auto_stream(ordo_config.stream_min, sysconf(_SC_LEVEL2_CACHE_SIZE), c);
+    ordo_auto_stream(ordo_config.stream_min, sysconf(_SC_LEVEL2_CACHE_SIZE), l3_bytes(), c);
 }

@@ -57,7 +57,7 @@ typedef struct ordo_auto_choice {
      * descheduled (a rendezvous is then split only from the larger limit,
      * ordo_rndv_split_from) */
     int    cores_shared;
-    char   stream_why[160];
+    char   stream_why[256];
 } ordo_auto_choice_t;
 
 #define ORDO_LANE_HOT_MIN   256
@@ -74,12 +74,15 @@ typedef struct ordo_auto_choice {
 
 /* Where puts into other processes' memory start using streaming stores:
  * asked (SIZE_MAX: auto), else twice the size of a core's L2 cache
- * l2_bytes (0: unknown, 1 MiB), at least 256 KiB.  Below it the written
- * lines are better left in cache for the reader (and the last-level cache
- * holds them); above it they only evict the initiator's own data.  One-way
- * put + flush of 2 MiB: on a 2-core EPYC (1 MiB L2) 36 us streaming
- * against 52 by memcpy; on a 16-core Xeon (2 MiB L2) 88 against 46. */
-void ordo_auto_stream(size_t asked, long l2_bytes, ordo_auto_choice_t *c);
+ * l2_bytes (0: unknown, 1 MiB), at least 256 KiB, or a quarter of the L3
+ * cache the core shares (l3_bytes, 0: unknown) where that is more.  Below
+ * it the written lines are better left in cache for the reader (and the
+ * last-level cache holds them); above it they only evict the initiator's
+ * own data.  One-way put + flush: on a 16-core Xeon (2 MiB L2), 2 MiB 88
+ * us streaming against 46 by memcpy; on a 2-core EPYC VM (1 MiB L2, 32 MiB
+ * L3) once 36 against 52 at 2 MiB, but on 2026-11-27 2 MiB 82 against 46,
+ * 4 MiB 171 against 94 (Open MPI 5: 47, 94), 8 MiB 336 against 493. */
+void ordo_auto_stream(size_t asked, long l2_bytes, long l3_bytes, ordo_auto_choice_t *c);
 /* The same for this machine and the ORDO_STREAM_MIN setting (ordo_init
  * and ordo-info choose through it alike). */
 void ordo_auto_stream_here(ordo_auto_choice_t *c);

@@ -48,13 +48,17 @@ int main(void)
                 one(lens[i], da, sa, 0);
             }
     ordo_auto_choice_t c;
-    ordo_auto_stream(SIZE_MAX, 1 << 20, &c);
+    ordo_auto_stream(SIZE_MAX, 1 << 20, 0, &c);
     CHECK(c.stream_min == 2u << 20 && strstr(c.stream_why, "L2") != NULL);
-    ordo_auto_stream(SIZE_MAX, 64 << 10, &c);
+    ordo_auto_stream(SIZE_MAX, 64 << 10, 0, &c);
     CHECK(c.stream_min == 256u << 10);          /* a small L2: not below 256 KiB */
-    ordo_auto_stream(SIZE_MAX, 0, &c);
+    ordo_auto_stream(SIZE_MAX, 0, 0, &c);
     CHECK(c.stream_min == 2u << 20 && strstr(c.stream_why, "assumed") != NULL);
-    ordo_auto_stream(4096, 1 << 20, &c);
+    ordo_auto_stream(SIZE_MAX, 1 << 20, 32l << 20, &c);   /* a quarter of a 32 MiB L3 */
+    CHECK(c.stream_min == 8u << 20 && strstr(c.stream_why, "L3") != NULL);
+    ordo_auto_stream(SIZE_MAX, 2 << 20, 4l << 20, &c);    /* a small L3: twice the L2 */
+    CHECK(c.stream_min == 4u << 20 && strstr(c.stream_why, "L2") != NULL);
+    ordo_auto_stream(4096, 1 << 20, 32l << 20, &c);
     CHECK(c.stream_min == 4096 && strstr(c.stream_why, "asks") != NULL);
     return test_failures ? 1 : 0;
 }
