@@ -75,8 +75,7 @@ static void thresholds(int nranks, const ordo_auto_choice_t *c)
     printf("  short      0 .. %zu bytes, inline in the receiver's queue\n", l.short_max);
     unsigned nshm;
     size_t lap;
-    ordo_tl_am_lane_layout(&l, c->bounce_rotate, ordo_tl_am_bounce_smallest(&l, c->hot_max),
-                           ordo_config.eager_buffers == 0, &nshm, &lap);
+    ordo_tl_am_lane_layout(&l, c->bounce_rotate, c->hot_max, &nshm, &lap);
     printf("  eager      .. %zu bytes, through %u bounce buffers per pair (on shared memory "
            "%u,\n             written round in laps of %zu KiB; a message sent alone goes by "
            "rendezvous\n             above the crossover chosen above)\n", l.eager_max,

@@ -556,8 +556,7 @@ ORDO_API ordo_status_t ordo_setting_describe(const char *name, char *buf, size_t
     else if (strcmp(name, "ORDO_EAGER_BUFFERS") == 0) {
         unsigned n;
         size_t lap;
-        ordo_tl_am_lane_layout(&lim, m->bounce_rotate, ordo_tl_am_bounce_smallest(&lim, m->hot_max),
-                               ordo_config.eager_buffers == 0, &n, &lap);
+        ordo_tl_am_lane_layout(&lim, m->bounce_rotate, m->hot_max, &n, &lap);
         snprintf(buf, len, "%u%s; on shared memory %u, written round in laps of %zu KiB",
                  lim.nbounce, ordo_config.eager_buffers ? "" : " (the job-size step)", n,
                  lap >> 10);

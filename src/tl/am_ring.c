@@ -198,6 +198,25 @@ static inline void put_short(ordo_am_tx_t *tx, am_rec_t *rec, unsigned kind, siz
     publish(tx, rec, recsize);
 }
 
+/* Whether the reader's head has reached pos.  Reading the head takes its
+ * line from the reader: worth it when records go one at a time (the reader
+ * is done by now), not in a stream, so after a miss (*skip set) the writer
+ * does not look again for the next HOT_SKIP tries. */
+static int head_reached(ordo_am_tx_t *tx, uint64_t pos, unsigned *skip)
+{
+    if (tx->head_seen >= pos)
+        return 1;
+    if (*skip) {
+        (*skip)--;
+        return 0;
+    }
+    tx->head_seen = atomic_load_explicit(&((am_ctrl_t *)tx->base)->head, memory_order_acquire);
+    if (tx->head_seen >= pos)
+        return 1;
+    *skip = HOT_SKIP;
+    return 0;
+}
+
 /* hdr + payload into buffer buf (bounce index b), published by rec as soon
  * as its first chunk is in when it is at least two chunks of min_chunk
  * (four chunks or fewer: each costs the reader a look at the count), the
@@ -244,21 +263,8 @@ static am_rec_t *send_hot(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen, cons
         }
         tx->hot_flagged = 0;
     }
-    if (tx->head_seen < tx->hot_until) {
-        /* Reading the head takes its line from the reader: worth it when
-         * messages go one at a time (the reader is done by now), not in a
-         * stream, which stays off the hot buffer a while after a miss. */
-        if (tx->hot_skip) {
-            tx->hot_skip--;
-            return NULL;
-        }
-        am_ctrl_t *ctrl = (am_ctrl_t *)tx->base;
-        tx->head_seen = atomic_load_explicit(&ctrl->head, memory_order_acquire);
-        if (tx->head_seen < tx->hot_until) {
-            tx->hot_skip = HOT_SKIP;
-            return NULL;
-        }
-    }
+    if (!head_reached(tx, tx->hot_until, &tx->hot_skip))
+        return NULL;
     am_rec_t *rec = reserve(tx, LINE);
     if (rec == NULL)
         return NULL;
@@ -296,24 +302,6 @@ static am_rec_t *send_spill(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen,
     return rec;
 }
 
-/* Whether the reader has read every record so far.  Reading the head takes
- * its line from the reader: a writer that found it behind (a stream of
- * records) does not look again for the next HOT_SKIP ones. */
-static int lane_idle(ordo_am_tx_t *tx)
-{
-    if (tx->head_seen == tx->tail)
-        return 1;
-    if (tx->idle_skip) {
-        tx->idle_skip--;
-        return 0;
-    }
-    tx->head_seen = atomic_load_explicit(&((am_ctrl_t *)tx->base)->head, memory_order_acquire);
-    if (tx->head_seen == tx->tail)
-        return 1;
-    tx->idle_skip = HOT_SKIP;
-    return 0;
-}
-
 ordo_status_t ordo_am_send_short(ordo_am_tx_t *tx, const void *hdr, size_t hdrlen,
                                  const void *payload, size_t len)
 {
@@ -322,7 +310,8 @@ ordo_status_t ordo_am_send_short(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
         send_hot(tx, hdr, hdrlen, payload, len) != NULL)
         return ORDO_OK;
     if (tx->geo.alone_min && n > tx->geo.alone_min && n <= tx->geo.bounce_size &&
-        lane_idle(tx) && ordo_am_send_bcopy(tx, hdr, hdrlen, payload, len) == ORDO_OK)
+        head_reached(tx, tx->tail, &tx->idle_skip) &&   /* the reader is idle */
+        ordo_am_send_bcopy(tx, hdr, hdrlen, payload, len) == ORDO_OK)
         return ORDO_OK;
     if (n > tx->geo.spill_min && tx->geo.spill_size &&
         send_spill(tx, hdr, hdrlen, payload, len) != NULL)

@@ -106,9 +106,13 @@ void ordo_tl_am_limits(int nranks, ordo_tl_am_limits_t *l)
                                          : steps[i].credits;
 }
 
-void ordo_tl_am_lane_layout(const ordo_tl_am_limits_t *lim, size_t rotate_bytes, size_t smallest,
-                            int auto_count, unsigned *nbounce_p, size_t *lap_p)
+void ordo_tl_am_lane_layout(const ordo_tl_am_limits_t *lim, size_t rotate_bytes, size_t hot_max,
+                            unsigned *nbounce_p, size_t *lap_p)
 {
+    /* The smallest message the lane puts in a bounce buffer: an eager
+     * one, or with a hot buffer (am_ring.h), one sent alone that is too
+     * long for it. */
+    size_t smallest = (hot_max && hot_max < lim->short_max ? hot_max : lim->short_max) + 1;
     /* A lap writes at most the bytes the job-size step gives a pair's
      * buffers (nbounce x the eager limit): more would touch more memory
      * per pair than the step allows. */
@@ -117,7 +121,7 @@ void ordo_tl_am_lane_layout(const ordo_tl_am_limits_t *lim, size_t rotate_bytes,
     size_t area = (size_t)lim->nbounce * g.bounce_size;
     size_t lap = rotate_bytes < area ? rotate_bytes : area;
     unsigned n = lim->nbounce;
-    if (auto_count && smallest && smallest <= lim->eager_max) {
+    if (ordo_config.eager_buffers == 0 && smallest <= lim->eager_max) {
         /* enough buffers for a lap of the smallest messages, which take a
          * buffer each for a fraction of its bytes */
         size_t want = (lap + smallest - 1) / smallest;

@@ -342,20 +342,13 @@ void ordo_tl_am_limits(int nranks, ordo_tl_am_limits_t *limits_p);
 #define ORDO_TL_BOUNCE_MORE 8
 
 /* The bounce buffers of such a lane (*nbounce_p) and the record bytes of a
- * lap round them (*lap_p), for laps of rotate_bytes (0: none): the count
- * of lim, or with auto_count as many more as a lap of the smallest
- * messages the lane puts in a bounce buffer (smallest bytes) takes, up to
- * ORDO_TL_BOUNCE_MORE times it. */
-void ordo_tl_am_lane_layout(const ordo_tl_am_limits_t *lim, size_t rotate_bytes, size_t smallest,
-                            int auto_count, unsigned *nbounce_p, size_t *lap_p);
-/* The smallest message a shared-memory lane puts in a bounce buffer: an
- * eager one, or with a hot buffer of hot_max bytes (am_ring.h), one sent
- * alone that is too long for it. */
-static inline size_t ordo_tl_am_bounce_smallest(const ordo_tl_am_limits_t *lim, size_t hot_max)
-{
-    size_t s = hot_max && hot_max < lim->short_max ? hot_max : lim->short_max;
-    return s + 1;
-}
+ * lap round them (*lap_p), for laps of rotate_bytes (0: none) and a hot
+ * buffer of hot_max bytes (0: none): the count of lim, or where
+ * ORDO_EAGER_BUFFERS is auto as many more as a lap of the smallest messages
+ * the lane puts in a bounce buffer takes, up to ORDO_TL_BOUNCE_MORE times
+ * it. */
+void ordo_tl_am_lane_layout(const ordo_tl_am_limits_t *lim, size_t rotate_bytes, size_t hot_max,
+                            unsigned *nbounce_p, size_t *lap_p);
 
 /* Apply an atomic to local (or mapped) memory; shared by every transport
  * that can address the target with loads and stores. */

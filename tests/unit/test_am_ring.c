@@ -9,6 +9,7 @@
 
 #include "../harness.h"
 #include "../../src/base/compiler.h"
+#include "../../src/base/config.h"
 #include "../../src/tl/am_ring.h"
 #include "../../src/tl/tl.h"
 #include "am_lane.h"
@@ -171,33 +172,34 @@ int main(void)
     }
     CHECK(tx.touched == 3 && rx.broken == NULL);
 
-    /* shared memory's buffer count: the step's, or (auto) as many more as
-     * a lap of the smallest messages put in bounce buffers takes, up to
-     * ORDO_TL_BOUNCE_MORE times the step; a lap never writes more than the
-     * step's buffers hold */
+    /* shared memory's buffer count: the step's, or (ORDO_EAGER_BUFFERS
+     * auto) as many more as a lap of the smallest messages put in bounce
+     * buffers takes (eager ones, or above a hot buffer ones sent alone), up
+     * to ORDO_TL_BOUNCE_MORE times the step; a lap never writes more than
+     * the step's buffers hold */
     {
         ordo_tl_am_limits_t lim = {.short_max = 8192, .eager_max = 32768, .nbounce = 64};
         unsigned n;
-        size_t lap, small = ordo_tl_am_bounce_smallest(&lim, 0);
-        CHECK(small == 8193 && ordo_tl_am_bounce_smallest(&lim, 4096) == 4097);
-        ordo_tl_am_lane_layout(&lim, 2u << 20, small, 1, &n, &lap);
+        size_t lap;
+        ordo_tl_am_lane_layout(&lim, 2u << 20, 0, &n, &lap);
         CHECK(n == 256 && lap == 2u << 20);   /* 2 MiB of 8 KiB + 1 records */
-        ordo_tl_am_lane_layout(&lim, 2u << 20, 4097, 1, &n, &lap);
-        CHECK(n == 512 && lap == 2u << 20);   /* and of 4 KiB + 1 */
-        ordo_tl_am_lane_layout(&lim, 2u << 20, 1025, 1, &n, &lap);
+        ordo_tl_am_lane_layout(&lim, 2u << 20, 4096, &n, &lap);
+        CHECK(n == 512 && lap == 2u << 20);   /* and of 4 KiB + 1, above a hot buffer */
+        ordo_tl_am_lane_layout(&lim, 2u << 20, 1024, &n, &lap);
         CHECK(n == 64 * ORDO_TL_BOUNCE_MORE);
-        ordo_tl_am_lane_layout(&lim, 2u << 20, small, 0, &n, &lap);
-        CHECK(n == 64 && lap == 2u << 20);    /* ORDO_EAGER_BUFFERS set */
-        ordo_tl_am_lane_layout(&lim, 4u << 20, small, 1, &n, &lap);
+        ordo_config.eager_buffers = 64;       /* set: the count stands */
+        ordo_tl_am_lane_layout(&lim, 2u << 20, 0, &n, &lap);
+        CHECK(n == 64 && lap == 2u << 20);
+        ordo_config.eager_buffers = 0;
+        ordo_tl_am_lane_layout(&lim, 4u << 20, 0, &n, &lap);
         CHECK(n == 257 && lap == 64 * (32768 + 64));   /* the step's bytes */
         ordo_tl_am_limits_t big = {.short_max = 1024, .eager_max = 16384, .nbounce = 16};
-        ordo_tl_am_lane_layout(&big, 2u << 20, 1025, 1, &n, &lap);
+        ordo_tl_am_lane_layout(&big, 2u << 20, 1024, &n, &lap);
         CHECK(n == 16 * ORDO_TL_BOUNCE_MORE && lap == 16 * (16384 + 64));
-        ordo_tl_am_lane_layout(&big, 0, 1025, 1, &n, &lap);
+        ordo_tl_am_lane_layout(&big, 0, 1024, &n, &lap);
         CHECK(n == 16 && lap == 0);           /* no rotation: the step's */
         ordo_tl_am_limits_t flat = {.short_max = 4096, .eager_max = 4096, .nbounce = 8};
-        ordo_tl_am_lane_layout(&flat, 2u << 20, ordo_tl_am_bounce_smallest(&flat, 0), 1, &n,
-                               &lap);
+        ordo_tl_am_lane_layout(&flat, 2u << 20, 0, &n, &lap);
         CHECK(n == 8);                         /* no eager messages */
     }
 
