@@ -22,11 +22,17 @@ void om_post_unlock(void)
         pthread_mutex_unlock(&post_mutex);
 }
 
+/* How many ranks c's sends and receives name: world's without a lookup */
+static inline int peer_count(const struct MPI_ABI_Comm *c)
+{
+    return c == &om_comm_world ? om_g.world_size : om_peer_group(c)->size;
+}
+
 static int check_peer(struct MPI_ABI_Comm *c, int peer, int recv)
 {
     if (peer == MPI_PROC_NULL || (recv && peer == MPI_ANY_SOURCE))
         return MPI_SUCCESS;
-    return peer >= 0 && peer < om_peer_group(c)->size ? MPI_SUCCESS : MPI_ERR_RANK;
+    return peer >= 0 && peer < peer_count(c) ? MPI_SUCCESS : MPI_ERR_RANK;
 }
 
 static int check_tag(int tag, int recv)
@@ -61,7 +67,10 @@ static int message_args(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, 
 
 static int ordo_source(struct MPI_ABI_Comm *c, int source)
 {
-    return source == MPI_ANY_SOURCE ? ORDO_ANY_SOURCE : om_world_rank(c, source);
+    /* world's ranks are ordo's: no lookup on the message-rate path */
+    return source == MPI_ANY_SOURCE ? ORDO_ANY_SOURCE
+           : c == &om_comm_world    ? source
+                                    : om_world_rank(c, source);
 }
 
 static int ordo_tag(int tag)
@@ -127,7 +136,7 @@ static inline int plain_send(struct MPI_ABI_Comm *c, MPI_Count count, MPI_Dataty
                              int dest, int tag, size_t *bytes_p)
 {
     struct MPI_ABI_Datatype *t = om_type(type);
-    return t && t->committed && t->contiguous && dest >= 0 && dest < om_peer_group(c)->size &&
+    return t && t->committed && t->contiguous && dest >= 0 && dest < peer_count(c) &&
            check_tag(tag, 0) == MPI_SUCCESS && om_type_bytes(t, count, bytes_p) == 0;
 }
 
@@ -190,9 +199,9 @@ SEND(Bsend_c, MPI_Count, OM_SEND_BUFFERED)
  * when the send does not complete at once.  A short one does: it then
  * gets the shared completed request.  0: not this case, the general path
  * takes it. */
-static int isend_fast(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count count,
-                      MPI_Datatype type, int dest, int tag, MPI_Request *request,
-                      const char *func, int *rc)
+static inline __attribute__((always_inline)) int
+isend_fast(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count count,
+           MPI_Datatype type, int dest, int tag, MPI_Request *request, const char *func, int *rc)
 {
     size_t bytes;
     if (!plain_send(c, count, type, dest, tag, &bytes))
@@ -228,8 +237,10 @@ static int isend_fast(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MP
     return 1;
 }
 
-static int isend_mode(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
-                      MPI_Comm comm, int mode, MPI_Request *request, const char *func)
+/* inlined into each caller, as irecv_any */
+static inline __attribute__((always_inline)) int
+isend_mode(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+           int mode, MPI_Request *request, const char *func)
 {
     OM_COMM_ARG(c, comm, func);
     if (!request)
@@ -376,8 +387,10 @@ int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
 }
 OM_ALIAS(Recv_c)
 
-static int irecv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
-                     MPI_Comm comm, MPI_Request *request, const char *func)
+/* inlined into each caller: a window of receives pays one call a receive */
+static inline __attribute__((always_inline)) int
+irecv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+          MPI_Request *request, const char *func)
 {
     OM_COMM_ARG(c, comm, func);
     if (!request)

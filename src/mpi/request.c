@@ -226,6 +226,9 @@ static int direct_done(MPI_Request *h, const ordo_completion_t *ci, int release)
     return MPI_SUCCESS;
 }
 
+/* How many requests one ordo_request_waitall takes (arrays on the stack) */
+enum { WAIT_CHUNK = 64 };
+
 /* Wait for the plain (not persistent, not sendrecv) ordo requests among
  * reqs, direct ones included, in one ordo_request_waitall, chunk by
  * chunk, so that one progress pass serves them all (a wait per request
@@ -237,7 +240,7 @@ static int direct_done(MPI_Request *h, const ordo_completion_t *ci, int release)
  * chunk was waited for), or MPI_ERR_NO_MEM. */
 static int wait_together(int count, MPI_Request reqs[], int release, int *bad_p)
 {
-    enum { CHUNK = 64 };
+    enum { CHUNK = WAIT_CHUNK };
     ordo_request_h h[CHUNK];
     ordo_completion_t ci[CHUNK];
     int at[CHUNK];
@@ -286,6 +289,69 @@ static int wait_together(int count, MPI_Request reqs[], int release, int *bad_p)
     return rc;
 }
 
+/* MPI_Waitall with no statuses over direct requests only (and null or
+ * finished sends): the message-rate case, a window of receives or sends.
+ * Nothing of ours to finish, so ordo waits for them chunk by chunk with
+ * no completion records asked for (its first error is all a status-less
+ * wait can report: MPI_ERR_IN_STATUS, as the general path gives), and
+ * every handle becomes MPI_REQUEST_NULL.  MPI_ERR_REQUEST with *bad_p
+ * when a handle is not ordo's (its chunk was not waited for).  -1, with
+ * nothing done, when a handle is anything else: up to WAIT_CHUNK handles
+ * are checked here as they are gathered, more by the caller first. */
+static int wait_direct(int count, MPI_Request reqs[], int *bad_p)
+{
+    ordo_request_h h[WAIT_CHUNK];
+    int at[WAIT_CHUNK];
+    int n = 0, failed = 0, from = 0;   /* reqs[from..i] not yet nulled */
+    for (int i = 0; i <= count; i++) {
+        MPI_Request r = i < count ? reqs[i] : MPI_REQUEST_NULL;
+        if (om_req_direct(r)) {
+            at[n] = i;
+            h[n++] = om_direct_ordo(r);
+        } else if (r != MPI_REQUEST_NULL && r != &om_send_done) {
+            return -1;   /* in the first chunk: nothing was waited for yet */
+        }
+        if (n == WAIT_CHUNK || (i == count && n > 0)) {
+            ordo_status_t st = ordo_request_waitall((size_t)n, h, NULL);
+            if (st == ORDO_ERR_INVALID_HANDLE && h[0] != NULL) {
+                /* refused whole: a direct handle that is not ordo's (ours are) */
+                for (int k = 0; k < n; k++) {
+                    int done = 0;
+                    if (ordo_request_check(h[k], &done, NULL) == ORDO_ERR_INVALID_HANDLE) {
+                        *bad_p = at[k];
+                        break;
+                    }
+                }
+                return MPI_ERR_REQUEST;
+            }
+            failed |= st != ORDO_OK;
+            n = 0;
+            for (; from <= i && from < count; from++)   /* null and om_send_done too */
+                reqs[from] = MPI_REQUEST_NULL;
+        }
+    }
+    for (; from < count; from++)   /* a last stretch with nothing to wait for */
+        reqs[from] = MPI_REQUEST_NULL;
+    return failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+}
+
+/* Whether every handle is null, direct or a request of ours (*records_p
+ * 1 when one is ours); MPI_ERR_REQUEST raised naming the first that is
+ * not. */
+static int check_handles(int count, MPI_Request reqs[], int *records_p, const char *func)
+{
+    for (int i = 0; i < count; i++) {
+        MPI_Request r = reqs[i];
+        if (r == MPI_REQUEST_NULL || om_req_direct(r) || r == &om_send_done)
+            continue;
+        if (!req_of(r))
+            return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, func,
+                                 "requests[%d] is not a request", i);
+        *records_p = 1;
+    }
+    return MPI_SUCCESS;
+}
+
 /* Multiple completion: an error sets MPI_ERR_IN_STATUS, each status
  * saying its own (MPI_SUCCESS or the class; MPI_ERR_PENDING for those not
  * completed by waitall). */
@@ -295,10 +361,26 @@ static int all_of(int count, MPI_Request reqs[], MPI_Status statuses[], int wait
     if (count < 0 || (count > 0 && !reqs))
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "count %d or requests NULL",
                              count);
-    for (int i = 0; i < count; i++)
-        if (reqs[i] != MPI_REQUEST_NULL && !om_req_direct(reqs[i]) && !req_of(reqs[i]))
+    /* Every handle is checked before anything is waited for: up to a
+     * chunk by wait_direct as it gathers them (the message-rate path
+     * reads each once), more here first, as a wait_direct that finds a
+     * request of ours midway could not go back on its waits. */
+    int records = 0;   /* requests of ours (not null, direct or om_send_done) */
+    if (count > WAIT_CHUNK && check_handles(count, reqs, &records, func) != MPI_SUCCESS)
+        return MPI_ERR_REQUEST;
+    if (wait && !records && statuses == MPI_STATUSES_IGNORE) {
+        int bad = -1;
+        int rc = wait_direct(count, reqs, &bad);
+        if (rc == MPI_ERR_REQUEST)
             return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, func,
-                                 "requests[%d] is not a request", i);
+                                 "requests[%d] is not a request", bad);
+        if (rc > 0)
+            return om_comm_error(MPI_COMM_WORLD, rc, func, "an operation failed");
+        if (rc == MPI_SUCCESS)
+            return MPI_SUCCESS;
+    }
+    if (count <= WAIT_CHUNK && check_handles(count, reqs, &records, func) != MPI_SUCCESS)
+        return MPI_ERR_REQUEST;
     if (!wait && om_req_adopt_all(count, reqs, func) != MPI_SUCCESS)
         return MPI_ERR_NO_MEM;
     if (!wait) {

@@ -373,6 +373,95 @@ static void world_receives(void)
     CHECK(outcount == 1 && flag == 1);
 }
 
+/* Windows waited for with no statuses (the message-rate case, which ordo
+ * waits for in chunks of 64 with nothing of ours to finish): more than a
+ * chunk, mixed with null handles, finished sends and requests of ours; a
+ * failure among them; a stale handle past the first chunk. */
+static void status_free_windows(void)
+{
+    enum { W = 150, TRUNC = 100, STALE = 90 };
+    static int in[W], out[W];
+    int pair[2] = {0, 0};
+    MPI_Request r[W];
+    MPI_Datatype strided;
+    OK(MPI_Type_vector(2, 1, 2, MPI_INT, &strided));
+    OK(MPI_Type_commit(&strided));
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < W; i++) {
+            in[i] = -1;
+            out[i] = 100000 * round + 1000 * me + i;
+        }
+        int strided_in[3] = {-1, -1, -1};
+        for (int i = 0; i < W; i++) {
+            if (i == 7) {
+                r[i] = MPI_REQUEST_NULL;
+            } else if (i == 8) {
+                OK(MPI_Isend(&out[i], 1, MPI_INT, peer, 91, MPI_COMM_WORLD, &r[i]));
+            } else if (round == 1 && i == 40) {   /* a request of ours */
+                OK(MPI_Irecv(strided_in, 1, strided, peer, 90, MPI_COMM_WORLD, &r[i]));
+            } else {
+                int *into = round == 2 && i == TRUNC ? pair : &in[i];
+                OK(MPI_Irecv(into, 1, MPI_INT, peer, 90, MPI_COMM_WORLD, &r[i]));
+            }
+        }
+        for (int i = 0; i < W; i++) {
+            if (i == 7 || i == 8)
+                continue;
+            if (round == 1 && i == 40) {
+                int two[2] = {out[i], -out[i]};
+                OK(MPI_Send(two, 2, MPI_INT, peer, 90, MPI_COMM_WORLD));
+            } else if (round == 2 && i == TRUNC) {
+                int two[2] = {out[i], -out[i]};
+                OK(MPI_Send(two, 2, MPI_INT, peer, 90, MPI_COMM_WORLD));
+            } else {
+                OK(MPI_Send(&out[i], 1, MPI_INT, peer, 90, MPI_COMM_WORLD));
+            }
+        }
+        int got = 0;
+        OK(MPI_Recv(&got, 1, MPI_INT, peer, 91, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK(got == 100000 * round + 1000 * peer + 8);
+        int rc = class_of(MPI_Waitall(W, r, MPI_STATUSES_IGNORE));
+        CHECK(rc == (round == 2 ? MPI_ERR_IN_STATUS : MPI_SUCCESS));
+        for (int i = 0; i < W; i++) {
+            CHECK(r[i] == MPI_REQUEST_NULL);
+            int want = 100000 * round + 1000 * peer + i;
+            if (i == 7 || i == 8)
+                CHECK(in[i] == -1);
+            else if (round == 1 && i == 40)
+                CHECK(strided_in[0] == want && strided_in[2] == -want && in[i] == -1);
+            else if (round == 2 && i == TRUNC)
+                CHECK(pair[0] == want && pair[1] == 0 && in[i] == -1);
+            else
+                CHECK(in[i] == want);
+        }
+    }
+    OK(MPI_Type_free(&strided));
+    /* a stale handle in the second chunk: refused, naming it; the first
+     * chunk's were waited for and released, the rest stay the program's */
+    for (int i = 0; i < W; i++)
+        OK(MPI_Irecv(&in[i], 1, MPI_INT, peer, 92, MPI_COMM_WORLD, &r[i]));
+    MPI_Request stale = r[STALE];
+    for (int i = 0; i < W; i++)
+        OK(MPI_Send(&out[i], 1, MPI_INT, peer, 92, MPI_COMM_WORLD));
+    OK(MPI_Waitall(W, r, MPI_STATUSES_IGNORE));
+    for (int i = 0; i < W; i++) {
+        in[i] = -1;
+        if (i != STALE)
+            OK(MPI_Irecv(&in[i], 1, MPI_INT, peer, 93, MPI_COMM_WORLD, &r[i]));
+    }
+    r[STALE] = stale;
+    for (int i = 0; i < W; i++)
+        if (i != STALE)
+            OK(MPI_Send(&out[i], 1, MPI_INT, peer, 93, MPI_COMM_WORLD));
+    CHECK(class_of(MPI_Waitall(W, r, MPI_STATUSES_IGNORE)) == MPI_ERR_REQUEST);
+    CHECK(r[0] == MPI_REQUEST_NULL && r[63] == MPI_REQUEST_NULL && r[STALE] == stale &&
+          r[64] != MPI_REQUEST_NULL && r[W - 1] != MPI_REQUEST_NULL);
+    r[STALE] = MPI_REQUEST_NULL;
+    OK(MPI_Waitall(W, r, MPI_STATUSES_IGNORE));
+    for (int i = 0; i < W; i++)
+        CHECK(i == STALE ? in[i] == -1 : in[i] == out[i] - 1000 * me + 1000 * peer);
+}
+
 static void derived(void)
 {
     /* a column of a 4x4 matrix goes out as a vector, lands contiguous */
@@ -541,6 +630,7 @@ int main(int argc, char **argv)
         probes();
         truncation();
         world_receives();
+        status_free_windows();
         derived();
         partitioned();
     } else {
