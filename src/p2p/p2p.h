@@ -242,14 +242,18 @@ static inline int p2p_goes_eager(size_t len, size_t eager_cross, const p2p_peer_
 
 /* Whether a record of n bytes from a peer holds the message its header
  * says: the header, and for a short or eager message (P2P_MSG) exactly the
- * payload the header counts.  The header is memory the peer wrote: its
+ * payload the header counts, for a pipelined request-to-send (its first
+ * fragment) no more than that.  The header is memory the peer wrote: its
  * length bounds no copy until this holds. */
 static inline int p2p_msg_len_ok(const p2p_hdr_t *h, size_t n)
 {
-    return n >= sizeof(*h) &&
-           (h->type != P2P_MSG ||
-            ((h->proto == PROTO_SHORT || h->proto == PROTO_EAGER) &&
-             (uint64_t)h->len == n - sizeof(*h)));
+    if (n < sizeof(*h))
+        return 0;
+    if (h->type == P2P_RTS && h->proto == PROTO_PIPE)   /* with its first fragment */
+        return (uint64_t)h->len >= n - sizeof(*h);
+    return h->type != P2P_MSG ||
+           ((h->proto == PROTO_SHORT || h->proto == PROTO_EAGER) &&
+            (uint64_t)h->len == n - sizeof(*h));
 }
 
 /* The live context of that id here, or NULL (never made, or destroyed). */
@@ -366,8 +370,11 @@ void          p2p_fail_peer(int rank);
  * half of a split rendezvous finished (both: the request completes). */
 void          p2p_queue_unlink(p2p_req_t **head, p2p_req_t **tail, p2p_req_t *r);
 void          p2p_split_part_done(p2p_req_t *r, ordo_status_t st);
-/* Hand c the failure notices that arrived before it was created here. */
+/* notice.c: hand c the failure notices that arrived before it was created
+ * here */
 void          p2p_admit_future_notices(p2p_comm_t *c);
+/* A P2P_NOTICE from src (notice.c) */
+void          p2p_on_notice(int src, const p2p_hdr_t *h);
 
 /* p2p.c */
 void p2p_req_done(p2p_req_t *r, ordo_status_t st);

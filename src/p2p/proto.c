@@ -8,8 +8,10 @@
  *         a single copy, then sends FIN
  *  pipe   the fallback of both rendezvous when no single copy is possible
  *         (ORDO_SINGLE_COPY=off, the kernel refused, or eager forced for a
- *         message larger than a bounce buffer): after CTS the sender pushes
- *         the data in bounce-buffer fragments into the matched receive. */
+ *         message larger than a bounce buffer), and on shared memory where
+ *         both sides copying at once beats the single copy: the first
+ *         bounce-buffer fragment goes with the request-to-send, and after
+ *         CTS the sender pushes the rest into the matched receive. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,7 +220,22 @@ static ordo_status_t send_sequenced(p2p_req_t *r)
                 p2p_peer(dest)->no_single_copy = 1;
             }
         }
-        st = f->ops->am_short(f, dest, &h, sizeof(h), blob, bloblen);
+        if (w->proto == PROTO_PIPE && w->len && p2p_peer(dest)->rndv_out == 0) {
+            /* A message sent alone: its first fragment goes with the
+             * request-to-send, so the receiver's clear-to-send comes back
+             * while it goes in, not before (one round trip less).  Behind
+             * others (a window) the round trips overlap anyway, and a
+             * fragment that arrives before its receive is posted costs a
+             * bounce buffer held or a copy aside. */
+            size_t ahead = ORDO_MIN(w->len, p2p->lim.eager_max);
+            st = f->ops->am_bcopy(f, dest, &h, sizeof(h), w->buf, ahead);
+            if (st == ORDO_OK)
+                w->moved = ahead;
+            else if (st == ORDO_ERR_BUSY)   /* no bounce buffer: the request alone */
+                st = f->ops->am_short(f, dest, &h, sizeof(h), NULL, 0);
+        } else {
+            st = f->ops->am_short(f, dest, &h, sizeof(h), blob, bloblen);
+        }
         if (st == ORDO_OK) {
             w->phase = PHASE_RNDV;
             if (!w->in_rndv) {
@@ -346,10 +363,8 @@ static unsigned flush_pipes(int peer, p2p_peer_t *p)
 static void pipe_start(p2p_req_t *r)
 {
     p2p_peer_t *p = p2p_peer(r->peer);
-    if (r->proto != PROTO_SPLIT) {
-        r->phase = PHASE_FRAGS;
-        r->moved = 0;
-    }
+    if (r->proto != PROTO_SPLIT)
+        r->phase = PHASE_FRAGS;   /* moved: what went with the RTS (PROTO_PIPE), else 0 */
     queue_append(&p->pipe_head, &p->pipe_tail, r);
     flush_pipes(r->peer, p);
 }
@@ -553,6 +568,16 @@ static void start_rendezvous_recv(p2p_req_t *r, p2p_msg_t *m)
     r->phase = h.proto == PROTO_RPUT ? PHASE_RNDV : PHASE_FRAGS;
     r->moved = 0;
     p2p_send_ctl(src, &h, blob, bloblen);
+    if (m->proto == PROTO_PIPE && m->datalen) {
+        /* the first fragment came with the request (its bytes are counted
+         * in p2p_msg_len_ok): copied out after the clear-to-send went, so
+         * that the sender's next fragment goes in meanwhile */
+        size_t ahead = ORDO_MIN(m->datalen, r->deliver);
+        ordo_status_t st =
+            ordo_tl_am_copy(f, m->desc, r->buf, m->data, sizeof(p2p_hdr_t), ahead);
+        if (st != ORDO_OK || (r->moved = ahead) >= r->deliver)
+            recv_finish(r, st);
+    }
 }
 
 int p2p_deliver(p2p_req_t *r, p2p_msg_t *m)
@@ -696,48 +721,6 @@ static void on_frag(int src, const p2p_hdr_t *h, const void *data, size_t len, v
         recv_finish(r, ORDO_OK);
 }
 
-/* A member's notice that a collective call failed: for the collectives,
- * or kept for a context this rank has yet to create (its creation may
- * still be finishing here); one of a context gone here fails nothing. */
-static void on_notice(int src, const p2p_hdr_t *h)
-{
-    p2p_comm_t *c = p2p_comm_live(h->comm);
-    if (c != NULL) {
-        if (p2p->coll_notice)
-            p2p->coll_notice(c, src, h);
-        return;
-    }
-    if (h->comm < p2p->next_id)
-        return;
-    unsigned kept = 0;
-    for (p2p_ctl_t *q = p2p->future_notices; q; q = q->next)
-        kept++;
-    p2p_ctl_t *q;
-    if (kept >= 4096 || (q = malloc(sizeof(*q))) == NULL) {
-        ordo_error("dropped rank %d's notice of a failed collective on context %u, which "
-                   "is not created here yet (%u such notices held)", src, h->comm, kept);
-        return;
-    }
-    q->hdr = *h;
-    q->bloblen = (size_t)src;   /* who sent it */
-    q->next = p2p->future_notices;
-    p2p->future_notices = q;
-}
-
-void p2p_admit_future_notices(p2p_comm_t *c)
-{
-    for (p2p_ctl_t **pp = &p2p->future_notices, *q; (q = *pp) != NULL;) {
-        if (q->hdr.comm != c->id) {
-            pp = &q->next;
-            continue;
-        }
-        *pp = q->next;
-        if (p2p->coll_notice)
-            p2p->coll_notice(c, (int)q->bloblen, &q->hdr);
-        free(q);
-    }
-}
-
 /* ----------------------------------------------------- the AM handler */
 
 ordo_status_t p2p_am_handler(void *arg, int src, void *data, size_t len, void *desc)
@@ -778,7 +761,7 @@ ordo_status_t p2p_am_handler(void *arg, int src, void *data, size_t len, void *d
     case P2P_CREDIT:
         return ORDO_OK;
     case P2P_NOTICE:
-        on_notice(src, h);
+        p2p_on_notice(src, h);
         return ORDO_OK;
     }
     ordo_warn("unknown two-sided message type %u from rank %d", h->type, src);

@@ -6,9 +6,10 @@
  * messages of every protocol as if nothing happened (before tokens, the
  * first such header crashed the receiver).  Likewise messages whose header
  * claims more bytes than they carry (a short or eager message of 1 MiB in
- * an 8-byte record, or a message of no such protocol), on the context and
- * tag of the receive that follows: they match nothing (before the check,
- * that receive took 1 MiB from past the record). */
+ * an 8-byte record, or a message of no such protocol; a pipelined
+ * request-to-send whose first fragment is longer than its message), on
+ * the context and tag of the receive that follows: they match nothing
+ * (before the check, that receive took 1 MiB from past the record). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,11 @@ int main(void)
             h.len = 7;   /* one byte short of what it carries */
             p2p_send_ctl(0, &h, "8 bytes", 8);
         }
+        /* a pipelined request-to-send carrying more of its message than
+         * the message has */
+        p2p_hdr_t rts = {.type = P2P_RTS, .proto = PROTO_PIPE, .comm = world ? world->id : 0,
+                         .tag = 2, .len = 7, .seq = world ? world->send_seq[0] : 0};
+        p2p_send_ctl(0, &rts, "8 bytes", 8);
     }
     /* then real traffic, every size class, both ways */
     for (size_t len = 8; len <= BIG; len *= 16) {
