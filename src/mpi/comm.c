@@ -34,6 +34,8 @@ static void live_remove(struct MPI_ABI_Comm *c)
 
 int om_comm_rank_of_world(struct MPI_ABI_Comm *c, int world)
 {
+    if (c->identity && !c->remote)   /* no call into ordo on a message's path */
+        return world >= 0 && world < c->group->size ? world : MPI_UNDEFINED;
     if (c->remote) {
         int r = om_group_index(c->remote, world);
         return r < 0 ? MPI_UNDEFINED : r;
@@ -64,6 +66,9 @@ static int comm_fill(struct MPI_ABI_Comm *c, ordo_comm_h oc, int owns, struct MP
     c->oc = oc;
     c->owns_oc = owns;
     c->group = g;
+    c->identity = 1;
+    for (int i = 0; i < g->size && c->identity; i++)
+        c->identity = g->ranks[i] == i;
     c->errh = MPI_ERRORS_ARE_FATAL;
     c->info = MPI_INFO_NULL;
     return MPI_SUCCESS;
@@ -90,6 +95,7 @@ int om_comms_init(void)
 
 static void comm_release(struct MPI_ABI_Comm *c)
 {
+    om_direct_forget(c);
     om_session_release(c->session);
     c->session = NULL;
     if (c->remote)

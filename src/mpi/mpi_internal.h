@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,8 @@ struct MPI_ABI_Comm {
     struct om_graph *graph;     /* its (distributed) graph topology, NULL if none (graph.c) */
     struct om_bpool *bpool;     /* its own buffered-send buffer (MPI-4.1), NULL if none (bsend.c) */
     struct MPI_ABI_Session *session;   /* the session it derives from (held), or NULL */
+    int             identity;   /* an intracommunicator whose rank i is world rank i */
+    _Atomic int     direct_slot;   /* om_direct_slot: 0 not yet asked, -1 none */
     char            name[MPI_MAX_OBJECT_NAME];
     struct MPI_ABI_Comm *prev, *next;   /* the live ones the program made */
 };
@@ -559,22 +562,56 @@ static inline void om_req_free(struct MPI_ABI_Request *r)
     om_req_put(r);
 }
 /* Direct requests (direct.c): a standard send or a receive of contiguous
- * data on MPI_COMM_WORLD is handed to the program as ordo's own request
- * with the low bit set (ordo's requests are aligned; predefined handles
- * are small even numbers). */
-#define OM_DIRECT_BIT ((uintptr_t)1)
+ * data on MPI_COMM_WORLD, or on an intracommunicator whose ranks are
+ * world's (rank i is world rank i: a duplicate of world, a split that
+ * keeps its order), is handed to the program as ordo's own request with
+ * the low bit set and the communicator's direct slot in the next three
+ * (0: world).  ordo's requests are aligned to 16 bytes (one that is not
+ * gets a record); predefined handles are small even numbers.  A slot is
+ * a communicator's for good: once all are taken, later communicators'
+ * requests get records. */
+#define OM_DIRECT_BIT   ((uintptr_t)1)
+#define OM_DIRECT_MASK  ((uintptr_t)15)
+#define OM_DIRECT_SLOTS 8
+extern struct MPI_ABI_Comm *_Atomic om_direct_comms[OM_DIRECT_SLOTS];
 static inline int om_req_direct(MPI_Request h)
 {
     return ((uintptr_t)h & OM_DIRECT_BIT) != 0;
 }
 static inline ordo_request_h om_direct_ordo(MPI_Request h)
 {
-    return (ordo_request_h)((uintptr_t)h & ~OM_DIRECT_BIT);
+    return (ordo_request_h)((uintptr_t)h & ~OM_DIRECT_MASK);
 }
-static inline MPI_Request om_direct_handle(ordo_request_h o)
+/* o as the direct handle of a communicator's slot, or NULL when o cannot
+ * carry one (not aligned) */
+static inline MPI_Request om_direct_handle(ordo_request_h o, int slot)
 {
-    return (MPI_Request)((uintptr_t)o | OM_DIRECT_BIT);
+    if ((uintptr_t)o & OM_DIRECT_MASK)
+        return NULL;
+    return (MPI_Request)((uintptr_t)o | (uintptr_t)slot << 1 | OM_DIRECT_BIT);
 }
+/* The communicator a direct request was made on: world for slot 0, and
+ * for one freed since (its requests complete as any, and report to
+ * world's error handler). */
+static inline MPI_Comm om_direct_comm(MPI_Request h)
+{
+    struct MPI_ABI_Comm *c = atomic_load_explicit(&om_direct_comms[((uintptr_t)h >> 1) & 7],
+                                                  memory_order_acquire);
+    return c ? c : MPI_COMM_WORLD;
+}
+/* c's direct slot (taken at its first use), or -1: its requests get
+ * records. */
+int om_direct_slot_take(struct MPI_ABI_Comm *c);
+static inline int om_direct_slot(struct MPI_ABI_Comm *c)
+{
+    if (c == &om_comm_world)
+        return 0;
+    int s = atomic_load_explicit(&c->direct_slot, memory_order_relaxed);
+    return s ? s : om_direct_slot_take(c);
+}
+/* Give back nothing, but forget c (its Comm_free): a request of its that
+ * completes later reports to world. */
+void om_direct_forget(struct MPI_ABI_Comm *c);
 /* h as a record of ours, or NULL (a predefined handle, a direct request,
  * or not a request). */
 static inline struct MPI_ABI_Request *om_req_record(MPI_Request h)

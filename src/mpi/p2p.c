@@ -67,10 +67,11 @@ static int message_args(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, 
 
 static int ordo_source(struct MPI_ABI_Comm *c, int source)
 {
-    /* world's ranks are ordo's: no lookup on the message-rate path */
-    return source == MPI_ANY_SOURCE ? ORDO_ANY_SOURCE
-           : c == &om_comm_world    ? source
-                                    : om_world_rank(c, source);
+    /* world's ranks are ordo's (and a duplicate's): no lookup on the
+     * message-rate path */
+    return source == MPI_ANY_SOURCE        ? ORDO_ANY_SOURCE
+           : c->identity && !c->remote ? source
+                                       : om_world_rank(c, source);
 }
 
 static int ordo_tag(int tag)
@@ -193,8 +194,32 @@ SEND(Rsend_c, MPI_Count, OM_SEND_STD)
 SEND(Bsend, int, OM_SEND_BUFFERED)
 SEND(Bsend_c, MPI_Count, OM_SEND_BUFFERED)
 
-/* An immediate standard send of contiguous data.  On world ordo's request
- * is the program's (direct.c); elsewhere the record is taken first (so
+/* ordo's request o, of a communicator with a direct slot, as the
+ * program's handle: direct, or in a record of ours where o cannot carry
+ * the slot (never: ordo's requests are aligned). */
+static int hand_out(ordo_request_h o, int slot, enum om_req_kind kind, MPI_Comm comm,
+                    MPI_Request *request, const char *func)
+{
+    MPI_Request h = om_direct_handle(o, slot);
+    if (__builtin_expect(h != NULL, 1)) {
+        *request = h;
+        return MPI_SUCCESS;
+    }
+    struct MPI_ABI_Request *r = om_req_new(kind, comm);
+    if (!r) {
+        if (kind == OM_REQ_RECV)
+            ordo_request_cancel(o);   /* an unmatched receive ends at once */
+        ordo_request_wait(&o, NULL);
+        return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for a request");
+    }
+    r->or_ = o;
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+/* An immediate standard send of contiguous data.  On world, or where the
+ * ranks are world's, ordo's request is the program's (direct.c);
+ * elsewhere the record is taken first (so
  * that no send goes out without one to report it) and made a request only
  * when the send does not complete at once.  A short one does: it then
  * gets the shared completed request.  0: not this case, the general path
@@ -207,17 +232,18 @@ isend_fast(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count cou
     if (!plain_send(c, count, type, dest, tag, &bytes))
         return 0;
     ordo_request_h orq = NULL;
-    if (c == &om_comm_world) {
-        /* ordo's request is the program's (direct.c): nothing of ours */
+    int slot = om_direct_slot(c);
+    if (slot >= 0) {
+        /* ordo's request is the program's (direct.c): nothing of ours;
+         * the communicator's ranks are world's */
         ordo_status_t st = ordo_send_nb(c->oc, buf, bytes, dest, tag, &orq);
         if (st != ORDO_OK && st != ORDO_INPROGRESS) {
             *rc = om_comm_failed(comm, st, func);
             return 1;
         }
-        if (orq != NULL && om_req_direct((MPI_Request)orq))
-            ordo_request_wait(&orq, NULL);   /* (never: ordo's requests are aligned) */
-        *request = orq != NULL ? om_direct_handle(orq) : &om_send_done;
-        *rc = MPI_SUCCESS;
+        *rc = orq != NULL ? hand_out(orq, slot, OM_REQ_SEND, comm, request, func) : MPI_SUCCESS;
+        if (orq == NULL)
+            *request = &om_send_done;
         return 1;
     }
     struct MPI_ABI_Request *r = om_req_take();
@@ -395,24 +421,23 @@ irecv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MP
     OM_COMM_ARG(c, comm, func);
     if (!request)
         return om_comm_error(comm, MPI_ERR_ARG, func, "request is NULL");
-    /* contiguous data on world: ordo's request is the program's (direct.c) */
+    /* contiguous data on world, or where ranks are world's: ordo's request
+     * is the program's (direct.c) */
     struct MPI_ABI_Datatype *t;
     size_t bytes;
-    if (c == &om_comm_world && plain_recv(c, count, type, source, tag, &t, &bytes)) {
+    int slot = om_direct_slot(c);
+    if (slot >= 0 && plain_recv(c, count, type, source, tag, &t, &bytes)) {
         ordo_request_h o = NULL;
         om_post_lock();
         ordo_status_t st = ordo_recv_nb(c->oc, (char *)buf + t->lb, bytes,
-                                        ordo_source(c, source), ordo_tag(tag), &o);
+                                        source == MPI_ANY_SOURCE ? ORDO_ANY_SOURCE : source,
+                                        ordo_tag(tag), &o);
         om_post_unlock();
         if (st != ORDO_OK && st != ORDO_INPROGRESS)
             return om_comm_failed(comm, st, func);
-        if (o == NULL || om_req_direct((MPI_Request)o)) {
-            /* (never: a posted receive always has a request, and it is aligned) */
-            ordo_request_wait(&o, NULL);
+        if (o == NULL)   /* (never: a posted receive always has a request) */
             return om_comm_error(comm, MPI_ERR_INTERN, func, "no request for the receive");
-        }
-        *request = om_direct_handle(o);
-        return MPI_SUCCESS;
+        return hand_out(o, slot, OM_REQ_RECV, comm, request, func);
     }
     struct MPI_ABI_Request *r;
     int rc = om_irecv(c, comm, buf, count, type, source, tag, &r, func);

@@ -217,7 +217,7 @@ static int direct_done(MPI_Request *h, const ordo_completion_t *ci, int release)
         *h = MPI_REQUEST_NULL;
         return MPI_SUCCESS;
     }
-    struct MPI_ABI_Request *q = om_req_new(OM_REQ_RECV, MPI_COMM_WORLD);
+    struct MPI_ABI_Request *q = om_req_new(OM_REQ_RECV, om_direct_comm(*h));
     *h = q ? q : MPI_REQUEST_NULL;
     if (!q)
         return MPI_ERR_NO_MEM;
@@ -294,11 +294,12 @@ static int wait_together(int count, MPI_Request reqs[], int release, int *bad_p)
  * Nothing of ours to finish, so ordo waits for them chunk by chunk with
  * no completion records asked for (its first error is all a status-less
  * wait can report: MPI_ERR_IN_STATUS, as the general path gives), and
- * every handle becomes MPI_REQUEST_NULL.  MPI_ERR_REQUEST with *bad_p
- * when a handle is not ordo's (its chunk was not waited for).  -1, with
+ * every handle becomes MPI_REQUEST_NULL; *comm_p the communicator of a
+ * failed chunk's first.  MPI_ERR_REQUEST with *bad_p when a handle is
+ * not ordo's (its chunk was not waited for).  -1, with
  * nothing done, when a handle is anything else: up to WAIT_CHUNK handles
  * are checked here as they are gathered, more by the caller first. */
-static int wait_direct(int count, MPI_Request reqs[], int *bad_p)
+static int wait_direct(int count, MPI_Request reqs[], int *bad_p, MPI_Comm *comm_p)
 {
     ordo_request_h h[WAIT_CHUNK];
     int at[WAIT_CHUNK];
@@ -324,6 +325,8 @@ static int wait_direct(int count, MPI_Request reqs[], int *bad_p)
                 }
                 return MPI_ERR_REQUEST;
             }
+            if (st != ORDO_OK && !failed)   /* reported where the chunk's first was made */
+                *comm_p = om_direct_comm(reqs[at[0]]);
             failed |= st != ORDO_OK;
             n = 0;
             for (; from <= i && from < count; from++)   /* null and om_send_done too */
@@ -370,12 +373,13 @@ static int all_of(int count, MPI_Request reqs[], MPI_Status statuses[], int wait
         return MPI_ERR_REQUEST;
     if (wait && !records && statuses == MPI_STATUSES_IGNORE) {
         int bad = -1;
-        int rc = wait_direct(count, reqs, &bad);
+        MPI_Comm comm = MPI_COMM_WORLD;
+        int rc = wait_direct(count, reqs, &bad, &comm);
         if (rc == MPI_ERR_REQUEST)
             return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, func,
                                  "requests[%d] is not a request", bad);
         if (rc > 0)
-            return om_comm_error(MPI_COMM_WORLD, rc, func, "an operation failed");
+            return om_comm_error(comm, rc, func, "an operation failed");
         if (rc == MPI_SUCCESS)
             return MPI_SUCCESS;
     }

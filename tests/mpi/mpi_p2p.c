@@ -462,6 +462,75 @@ static void status_free_windows(void)
         CHECK(i == STALE ? in[i] == -1 : in[i] == out[i] - 1000 * me + 1000 * peer);
 }
 
+/* Errors a communicator's handler sees, and on which communicator */
+static MPI_Comm handled_on;
+static int handled;
+static void note_error(MPI_Comm *comm, int *code, ...)
+{
+    (void)code;
+    handled_on = *comm;
+    handled++;
+}
+
+/* Requests on communicators other than world: one whose ranks are
+ * world's (ordo-mpi hands out ordo's own request there too), one that
+ * reverses them, and more of the first kind than ordo-mpi has slots for.
+ * Each reports a failure to its own error handler, and its statuses name
+ * its own ranks. */
+static void other_comms(void)
+{
+    enum { NCOMM = 12 };
+    MPI_Comm comms[NCOMM + 1];
+    MPI_Errhandler eh;
+    OK(MPI_Comm_create_errhandler(note_error, &eh));
+    for (int k = 0; k <= NCOMM; k++) {
+        if (k < NCOMM)
+            OK(MPI_Comm_dup(pairs, &comms[k]));   /* ranks as world's */
+        else   /* ranks reversed: a record of ours translates them */
+            OK(MPI_Comm_split(pairs, 0, -me, &comms[k]));
+        MPI_Comm c = comms[k];
+        int crank, cpeer = -1;
+        MPI_Comm_rank(c, &crank);
+        if (k < NCOMM) {
+            cpeer = peer;
+        } else {
+            MPI_Group wg, cg;
+            MPI_Comm_group(MPI_COMM_WORLD, &wg);
+            MPI_Comm_group(c, &cg);
+            MPI_Group_translate_ranks(wg, 1, &peer, cg, &cpeer);
+            MPI_Group_free(&wg);
+            MPI_Group_free(&cg);
+        }
+        OK(MPI_Comm_set_errhandler(c, eh));
+        int out[2] = {100 * k + me, -(100 * k + me)}, in[2] = {-1, -1}, small = -1;
+        MPI_Request r[3];
+        MPI_Status st[3];
+        /* statuses name the communicator's ranks */
+        OK(MPI_Irecv(in, 1, MPI_INT, MPI_ANY_SOURCE, 5, c, &r[0]));
+        OK(MPI_Isend(out, 1, MPI_INT, cpeer, 5, c, &r[1]));
+        OK(MPI_Waitall(2, r, st));
+        CHECK(in[0] == 100 * k + peer && st[0].MPI_SOURCE == cpeer && st[0].MPI_TAG == 5);
+        /* a truncated receive: the communicator's handler, through wait
+         * and through a status-free waitall */
+        handled = 0;
+        handled_on = MPI_COMM_NULL;
+        OK(MPI_Irecv(&small, 1, MPI_INT, cpeer, 6, c, &r[0]));
+        OK(MPI_Send(out, 2, MPI_INT, cpeer, 6, c));
+        CHECK(class_of(MPI_Wait(&r[0], &st[0])) == MPI_ERR_TRUNCATE);
+        CHECK(handled == 1 && handled_on == c && small == 100 * k + peer);
+        OK(MPI_Irecv(&small, 1, MPI_INT, cpeer, 7, c, &r[0]));
+        OK(MPI_Irecv(&in[1], 1, MPI_INT, cpeer, 8, c, &r[1]));
+        OK(MPI_Send(out, 2, MPI_INT, cpeer, 7, c));
+        OK(MPI_Send(out, 1, MPI_INT, cpeer, 8, c));
+        CHECK(class_of(MPI_Waitall(2, r, MPI_STATUSES_IGNORE)) == MPI_ERR_IN_STATUS);
+        CHECK(handled == 2 && handled_on == c && in[1] == 100 * k + peer);
+        CHECK(r[0] == MPI_REQUEST_NULL && r[1] == MPI_REQUEST_NULL);
+    }
+    for (int k = 0; k <= NCOMM; k++)
+        OK(MPI_Comm_free(&comms[k]));
+    OK(MPI_Errhandler_free(&eh));
+}
+
 static void derived(void)
 {
     /* a column of a 4x4 matrix goes out as a vector, lands contiguous */
@@ -631,6 +700,7 @@ int main(int argc, char **argv)
         truncation();
         world_receives();
         status_free_windows();
+        other_comms();
         derived();
         partitioned();
     } else {
