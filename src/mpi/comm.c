@@ -11,7 +11,9 @@
 #include "mpi_internal.h"
 
 struct MPI_ABI_Comm om_comm_world, om_comm_self;
-static struct MPI_ABI_Comm *live;   /* made by the program, not yet freed */
+/* made by the program, not yet freed (or freed with receives posted:
+ * OM_MAGIC_COMM_FREED) */
+static struct MPI_ABI_Comm *live;
 
 static void live_add(struct MPI_ABI_Comm *c)
 {
@@ -508,6 +510,15 @@ int PMPI_Comm_free(MPI_Comm *comm)
                                : "not a communicator");
     ordo_status_t st = c->remote ? om_inter_destroy(c)
                        : c->owns_oc ? ordo_comm_destroy(c->oc) : ORDO_OK;
+    if (st == ORDO_ERR_BUSY && !c->remote) {
+        /* Receives are still posted on it, here or at another member (ordo
+         * tells every member alike and keeps the context): MPI lets them
+         * complete normally.  The program's handle goes; the communicator
+         * stays for them, out of the program's reach, until MPI_Finalize. */
+        c->magic = OM_MAGIC_COMM_FREED;
+        *comm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
     if (st != ORDO_OK)
         return om_comm_failed(*comm, st, "MPI_Comm_free");
     live_remove(c);

@@ -103,7 +103,8 @@ int om_raise(om_on_t on, void *handle, int code, const char *func, const char *f
         handle = (void *)MPI_COMM_SELF;
     }
     if (on == OM_ON_COMM) {
-        struct MPI_ABI_Comm *c = om_comm((MPI_Comm)handle);
+        /* (a request's, which the program may have freed since) */
+        struct MPI_ABI_Comm *c = om_comm_of_request((MPI_Comm)handle);
         if (!c) {
             handle = (void *)MPI_COMM_SELF;
             c = om_comm(MPI_COMM_SELF);

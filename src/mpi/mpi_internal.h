@@ -43,6 +43,9 @@
 #define OM_MAGIC_MSG   0x4f4d4d53u
 #define OM_MAGIC_WIN   0x4f4d5749u
 #define OM_MAGIC_DEAD  0xdeadbeefu
+/* a communicator the program freed while receives were still posted on
+ * it: no longer the program's, kept for those requests (comm.c) */
+#define OM_MAGIC_COMM_FREED 0x4f4d4346u
 
 /* An ordered list of world ranks: a group, and a communicator's members. */
 struct MPI_ABI_Group {
@@ -315,6 +318,14 @@ static inline struct MPI_ABI_Comm *om_comm(MPI_Comm comm)
 struct MPI_ABI_Group *om_group(MPI_Group group);
 #define OM_TYPE_SLOTS 0x100   /* predefined datatype handles are 0x200 .. 0x2ff */
 extern struct MPI_ABI_Datatype om_predef_types[OM_TYPE_SLOTS];
+/* A request's communicator, freed by the program since or not */
+static inline struct MPI_ABI_Comm *om_comm_of_request(MPI_Comm comm)
+{
+    struct MPI_ABI_Comm *c = om_comm(comm);
+    if (c || (uintptr_t)comm < 0x1000)
+        return c;
+    return comm->magic == OM_MAGIC_COMM_FREED ? comm : NULL;
+}
 static inline struct MPI_ABI_Datatype *om_type(MPI_Datatype type)
 {
     uintptr_t v = (uintptr_t)type;

@@ -46,7 +46,7 @@ static int finish_ordo(struct MPI_ABI_Request *r, ordo_status_t st, const ordo_c
 {
     int err = om_class_of(st);
     if (r->kind == OM_REQ_RECV) {
-        struct MPI_ABI_Comm *c = om_comm(r->comm);
+        struct MPI_ABI_Comm *c = om_comm_of_request(r->comm);
         int src = ci->source;
         if (c && src >= 0 && c != &om_comm_world)
             src = om_comm_rank_of_world(c, src);

@@ -531,6 +531,54 @@ static void other_comms(void)
     OK(MPI_Errhandler_free(&eh));
 }
 
+/* MPI_Comm_free with receives still posted: they complete normally (a
+ * message sent before the free, a truncated one reported to the freed
+ * communicator's handler, one cancelled), on a duplicate (direct requests)
+ * and on a split that reverses the ranks (requests of ours, whose statuses
+ * translate them). */
+static void freed_with_pending(void)
+{
+    MPI_Errhandler eh;
+    OK(MPI_Comm_create_errhandler(note_error, &eh));
+    for (int k = 0; k < 2; k++) {
+        MPI_Comm c, was;
+        if (k == 0)
+            OK(MPI_Comm_dup(pairs, &c));
+        else
+            OK(MPI_Comm_split(pairs, 0, -me, &c));
+        OK(MPI_Comm_set_errhandler(c, eh));
+        int cpeer;
+        MPI_Group wg, cg;
+        MPI_Comm_group(MPI_COMM_WORLD, &wg);
+        MPI_Comm_group(c, &cg);
+        MPI_Group_translate_ranks(wg, 1, &peer, cg, &cpeer);
+        MPI_Group_free(&wg);
+        MPI_Group_free(&cg);
+        int got = -1, small = -1, never = -1, out[2] = {7000 + me, 8000 + me};
+        MPI_Request r[3];
+        MPI_Status st;
+        OK(MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 11, c, &r[0]));
+        OK(MPI_Irecv(&small, 1, MPI_INT, cpeer, 13, c, &r[1]));
+        OK(MPI_Irecv(&never, 1, MPI_INT, cpeer, 12, c, &r[2]));
+        OK(MPI_Send(out, 1, MPI_INT, cpeer, 11, c));
+        OK(MPI_Send(out, 2, MPI_INT, cpeer, 13, c));
+        was = c;
+        OK(MPI_Comm_free(&c));   /* tag 12's receive is posted everywhere */
+        CHECK(c == MPI_COMM_NULL);
+        OK(MPI_Wait(&r[0], &st));
+        CHECK(got == 7000 + peer && st.MPI_SOURCE == cpeer && st.MPI_TAG == 11);
+        handled = 0;
+        CHECK(class_of(MPI_Wait(&r[1], &st)) == MPI_ERR_TRUNCATE);
+        CHECK(handled == 1 && handled_on == was && small == 7000 + peer);
+        OK(MPI_Cancel(&r[2]));
+        OK(MPI_Wait(&r[2], &st));
+        int cancelled = 0;
+        OK(MPI_Test_cancelled(&st, &cancelled));
+        CHECK(cancelled && never == -1);
+    }
+    OK(MPI_Errhandler_free(&eh));
+}
+
 static void derived(void)
 {
     /* a column of a 4x4 matrix goes out as a vector, lands contiguous */
@@ -701,6 +749,7 @@ int main(int argc, char **argv)
         world_receives();
         status_free_windows();
         other_comms();
+        freed_with_pending();
         derived();
         partitioned();
     } else {
