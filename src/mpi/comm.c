@@ -5,39 +5,51 @@
  * ordo runs in member order, agree with MPI's rank order.  Groups are
  * lists of world ranks. */
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mpi_internal.h"
 
 struct MPI_ABI_Comm om_comm_world, om_comm_self;
-/* made by the program, not yet freed (or freed with receives posted:
- * OM_MAGIC_COMM_FREED) */
+/* made by the program, not yet freed (or freed while requests made on it
+ * go on: OM_MAGIC_COMM_FREED) */
 static struct MPI_ABI_Comm *live;
+
+/* (threads may create, free and reap communicators at once) */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void live_add(struct MPI_ABI_Comm *c)
 {
+    pthread_mutex_lock(&live_lock);
     c->prev = NULL;
     c->next = live;
     if (live)
         live->prev = c;
     live = c;
+    pthread_mutex_unlock(&live_lock);
 }
 
 static void live_remove(struct MPI_ABI_Comm *c)
 {
+    pthread_mutex_lock(&live_lock);
     if (c->prev)
         c->prev->next = c->next;
     else
         live = c->next;
     if (c->next)
         c->next->prev = c->prev;
+    pthread_mutex_unlock(&live_lock);
 }
 
 int om_comm_rank_of_world(struct MPI_ABI_Comm *c, int world)
 {
     if (c->identity && !c->remote)   /* no call into ordo on a message's path */
         return world >= 0 && world < c->group->size ? world : MPI_UNDEFINED;
+    if (atomic_load_explicit(&c->oc_gone, memory_order_relaxed)) {   /* its context is gone */
+        int r = om_group_index(c->remote ? c->remote : c->group, world);
+        return r < 0 ? MPI_UNDEFINED : r;
+    }
     if (c->remote) {
         int r = om_group_index(c->remote, world);
         return r < 0 ? MPI_UNDEFINED : r;
@@ -121,6 +133,8 @@ void om_comms_finalize(void)
     while (live) {
         struct MPI_ABI_Comm *c = live;
         live_remove(c);
+        /* freed here, not by its last record (comm_release may free records) */
+        atomic_store_explicit(&c->oc_gone, 0, memory_order_relaxed);
         comm_release(c);
         free(c);
     }
@@ -521,13 +535,32 @@ int PMPI_Comm_free(MPI_Comm *comm)
     }
     if (st != ORDO_OK)
         return om_comm_failed(*comm, st, "MPI_Comm_free");
+    *comm = MPI_COMM_NULL;
+    if (atomic_load_explicit(&c->records, memory_order_relaxed) > 0) {
+        /* requests made on it go on (a send not yet taken, a freed
+         * request): it goes with the last of them */
+        c->magic = OM_MAGIC_COMM_FREED;
+        atomic_store_explicit(&c->oc_gone, 1, memory_order_release);
+        om_comm_reap(c);   /* (the last may have gone meanwhile) */
+        return MPI_SUCCESS;
+    }
     live_remove(c);
     comm_release(c);
     free(c);
-    *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
 OM_ALIAS(Comm_free)
+
+void om_comm_reap(struct MPI_ABI_Comm *c)
+{
+    int gone = 1;
+    if (atomic_load_explicit(&c->records, memory_order_acquire) != 0 ||
+        !atomic_compare_exchange_strong(&c->oc_gone, &gone, 0))
+        return;   /* still held, or reaped by another thread */
+    live_remove(c);
+    comm_release(c);
+    free(c);
+}
 
 int PMPI_Comm_disconnect(MPI_Comm *comm)
 {

@@ -97,6 +97,7 @@ int om_runtime_down(const char *func)
 {
     if (--om_g.users > 0)
         return MPI_SUCCESS;
+    om_detached_finish();   /* requests freed while active finish first */
     /* collective over the world: no rank leaves while another may still
      * send to it */
     ordo_status_t st = ordo_coll_barrier(ORDO_COMM_WORLD);

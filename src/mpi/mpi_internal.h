@@ -84,6 +84,9 @@ struct MPI_ABI_Comm {
     struct om_bpool *bpool;     /* its own buffered-send buffer (MPI-4.1), NULL if none (bsend.c) */
     struct MPI_ABI_Session *session;   /* the session it derives from (held), or NULL */
     int             identity;   /* an intracommunicator whose rank i is world rank i */
+    _Atomic int     records;    /* request records made on it and not yet freed */
+    _Atomic int     oc_gone;    /* freed by the program and its context destroyed:
+                                   the record that ends `records` frees it */
     _Atomic int     direct_slot;   /* om_direct_slot: 0 not yet asked, -1 none */
     char            name[MPI_MAX_OBJECT_NAME];
     struct MPI_ABI_Comm *prev, *next;   /* the live ones the program made */
@@ -492,6 +495,29 @@ static inline void om_req_put(struct MPI_ABI_Request *r)
     om_free_reqs_give(locked);
 }
 
+/* A record on comm holds it (MPI lets a communicator be freed while
+ * requests made on it go on): counted, plainly below MPI_THREAD_MULTIPLE. */
+static inline void om_comm_hold(MPI_Comm comm, int by)
+{
+    if ((uintptr_t)comm < 0x1000)
+        return;   /* world, self and null live as long as the library */
+    if (om_g.thread_level == MPI_THREAD_MULTIPLE)
+        atomic_fetch_add_explicit(&comm->records, by, memory_order_relaxed);
+    else
+        atomic_store_explicit(&comm->records,
+                              atomic_load_explicit(&comm->records, memory_order_relaxed) + by,
+                              memory_order_relaxed);
+}
+/* A record on comm went: a communicator the program freed goes with its last. */
+void om_comm_reap(struct MPI_ABI_Comm *c);
+static inline void om_comm_unhold(MPI_Comm comm)
+{
+    om_comm_hold(comm, -1);
+    if ((uintptr_t)comm >= 0x1000 &&
+        __builtin_expect(atomic_load_explicit(&comm->oc_gone, memory_order_relaxed), 0))
+        om_comm_reap(comm);
+}
+
 static inline struct MPI_ABI_Request *om_req_init(struct MPI_ABI_Request *r,
                                                    enum om_req_kind kind, MPI_Comm comm)
 {
@@ -504,6 +530,7 @@ static inline struct MPI_ABI_Request *om_req_init(struct MPI_ABI_Request *r,
     r->or2_status = ORDO_OK;
     r->pack2 = r->pack = r->ubuf = NULL;
     r->comm = comm;
+    om_comm_hold(comm, 1);
     r->persistent = r->active = r->proc_null = r->completed = 0;
     r->ucount = 0;
     r->utype = NULL;
@@ -570,6 +597,7 @@ static inline void om_req_free(struct MPI_ABI_Request *r)
         om_greq_release(r);
     if (r->part)
         om_part_free(r);
+    om_comm_unhold(r->comm);
     om_req_put(r);
 }
 /* Direct requests (direct.c): a standard send or a receive of contiguous
@@ -631,6 +659,17 @@ static inline struct MPI_ABI_Request *om_req_record(MPI_Request h)
         return NULL;
     return h;
 }
+/* Requests the program freed while active (detached.c): released by the
+ * completion calls once finished (om_detached_poll, one load while there
+ * are none), finished by MPI_Finalize (om_detached_finish). */
+extern _Atomic int om_detached_count;
+void om_detached_release(void);
+static inline void om_detached_poll(void)
+{
+    if (__builtin_expect(atomic_load_explicit(&om_detached_count, memory_order_relaxed), 0))
+        om_detached_release();
+}
+void om_detached_finish(void);
 /* The status a direct request's completion gives. */
 void om_direct_status(MPI_Status *st, ordo_status_t rc, const ordo_completion_t *ci);
 /* Make *h, when direct, a record holding its ordo request (for the calls

@@ -174,6 +174,7 @@ static int complete_handle(MPI_Request *request, int wait, MPI_Status *status)
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
+    om_detached_poll();
     if (!request)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Wait", "request is NULL");
     if (om_req_direct(*request))
@@ -190,6 +191,7 @@ OM_ALIAS(Wait)
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
+    om_detached_poll();
     if (!request || !flag)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Test", "a NULL argument");
     if (om_req_direct(*request))
@@ -361,6 +363,7 @@ static int check_handles(int count, MPI_Request reqs[], int *records_p, const ch
 static int all_of(int count, MPI_Request reqs[], MPI_Status statuses[], int wait, int *flag,
                   const char *func)
 {
+    om_detached_poll();
     if (count < 0 || (count > 0 && !reqs))
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "count %d or requests NULL",
                              count);
@@ -453,6 +456,7 @@ static int active(MPI_Request h)
 static int any_of(int count, MPI_Request reqs[], int *index, MPI_Status *status, int wait,
                   int *flag, const char *func)
 {
+    om_detached_poll();
     if (count < 0 || (count > 0 && !reqs) || !index)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "count %d or a NULL array",
                              count);
@@ -512,6 +516,7 @@ OM_ALIAS(Testany)
 static int some_of(int incount, MPI_Request reqs[], int *outcount, int indices[],
                    MPI_Status statuses[], int wait, const char *func)
 {
+    om_detached_poll();
     if (incount < 0 || (incount > 0 && (!reqs || !indices)) || !outcount)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_ARG, func, "incount %d or a NULL array",
                              incount);
@@ -719,32 +724,6 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
 }
 OM_ALIAS(Request_get_status_all)
 
-int PMPI_Request_free(MPI_Request *request)
-{
-    if (request && om_req_adopt(request) != MPI_SUCCESS)
-        return om_comm_error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Request_free",
-                             "no memory for the request");
-    struct MPI_ABI_Request *r = request ? req_of(*request) : NULL;
-    if (!r)
-        return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, "MPI_Request_free",
-                             "not a request");
-    if (r->greq) {
-        /* not yet complete: MPI_Grequest_complete frees it */
-        int active = OM_GREQ_ACTIVE;
-        if (atomic_compare_exchange_strong(&r->greq->state, &active, OM_GREQ_FREED)) {
-            *request = MPI_REQUEST_NULL;
-            return MPI_SUCCESS;
-        }
-    }
-    if (r->or_ || (r->persistent && r->active)) {
-        /* MPI lets the operation go on; it completes here, then goes */
-        om_req_complete(r, 1, NULL);
-    }
-    om_req_free(r);
-    *request = MPI_REQUEST_NULL;
-    return MPI_SUCCESS;
-}
-OM_ALIAS(Request_free)
 
 int PMPI_Cancel(MPI_Request *request)
 {

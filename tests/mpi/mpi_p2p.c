@@ -575,8 +575,74 @@ static void freed_with_pending(void)
         int cancelled = 0;
         OK(MPI_Test_cancelled(&st, &cancelled));
         CHECK(cancelled && never == -1);
+        /* nothing posted at the free (its context goes at once), a
+         * request not yet completed: its status still names its ranks */
+        if (k == 0)
+            OK(MPI_Comm_dup(pairs, &c));
+        else
+            OK(MPI_Comm_split(pairs, 0, -me, &c));
+        OK(MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 15, c, &r[0]));
+        OK(MPI_Send(&out[1], 1, MPI_INT, cpeer, 15, c));
+        for (int flag = 0; !flag;)
+            OK(MPI_Request_get_status(r[0], &flag, MPI_STATUS_IGNORE));
+        OK(MPI_Comm_free(&c));
+        OK(MPI_Wait(&r[0], &st));
+        CHECK(got == 8000 + peer && st.MPI_SOURCE == cpeer && st.MPI_TAG == 15);
     }
     OK(MPI_Errhandler_free(&eh));
+}
+
+/* MPI_Request_free of active requests: the operation goes on.  A freed
+ * rendezvous send whose receiver first sends to us must not hold us up
+ * (waiting for it in Request_free hung here); a freed receive fills its
+ * buffer; a freed send still in flight at MPI_Finalize is finished there
+ * (its receiver checks the data). */
+static char *freed_send_data;   /* the freed send's: MPI_Finalize finishes it */
+
+static void freed_active(void)
+{
+    enum { BIG = 1 << 20 };
+    char *out = freed_send_data = malloc(BIG), *in = malloc(BIG);
+    memset(out, 0x30 + me, BIG);
+    memset(in, 0, BIG);
+    MPI_Request r;
+    if (me < peer) {
+        OK(MPI_Isend(out, BIG, MPI_CHAR, peer, 20, MPI_COMM_WORLD, &r));
+        OK(MPI_Request_free(&r));
+        CHECK(r == MPI_REQUEST_NULL);
+        OK(MPI_Recv(in, BIG, MPI_CHAR, peer, 21, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    } else {
+        OK(MPI_Send(out, BIG, MPI_CHAR, peer, 21, MPI_COMM_WORLD));
+        OK(MPI_Recv(in, BIG, MPI_CHAR, peer, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    }
+    CHECK(in[0] == 0x30 + peer && in[BIG - 1] == 0x30 + peer);
+    /* a freed receive (on a duplicate too: direct there) */
+    MPI_Comm dup;
+    OK(MPI_Comm_dup(pairs, &dup));
+    int got[2] = {-1, -1}, mine[2] = {500 + me, 600 + me}, done = -1;
+    OK(MPI_Irecv(&got[0], 1, MPI_INT, peer, 22, MPI_COMM_WORLD, &r));
+    OK(MPI_Request_free(&r));
+    OK(MPI_Irecv(&got[1], 1, MPI_INT, peer, 22, dup, &r));
+    OK(MPI_Request_free(&r));
+    OK(MPI_Send(&mine[0], 1, MPI_INT, peer, 22, MPI_COMM_WORLD));
+    OK(MPI_Send(&mine[1], 1, MPI_INT, peer, 22, dup));
+    OK(MPI_Send(&me, 1, MPI_INT, peer, 23, MPI_COMM_WORLD));
+    OK(MPI_Send(&me, 1, MPI_INT, peer, 23, dup));
+    /* in order after the freed ones: those matched first */
+    OK(MPI_Recv(&done, 1, MPI_INT, peer, 23, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    OK(MPI_Recv(&done, 1, MPI_INT, peer, 23, dup, MPI_STATUS_IGNORE));
+    CHECK(got[0] == 500 + peer && got[1] == 600 + peer && done == peer);
+    OK(MPI_Comm_free(&dup));
+    /* in flight at MPI_Finalize */
+    if (me < peer) {
+        OK(MPI_Isend(out, BIG, MPI_CHAR, peer, 24, MPI_COMM_WORLD, &r));
+        OK(MPI_Request_free(&r));
+    } else {
+        memset(in, 0, BIG);
+        OK(MPI_Recv(in, BIG, MPI_CHAR, peer, 24, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK(in[0] == 0x30 + peer && in[BIG - 1] == 0x30 + peer);
+    }
+    free(in);
 }
 
 static void derived(void)
@@ -750,6 +816,7 @@ int main(int argc, char **argv)
         status_free_windows();
         other_comms();
         freed_with_pending();
+        freed_active();
         derived();
         partitioned();
     } else {
@@ -762,5 +829,7 @@ int main(int argc, char **argv)
     }
     MPI_Comm_free(&pairs);
     edges();
-    return mpi_test_report("mpi_p2p");
+    int rc = mpi_test_report("mpi_p2p");   /* MPI_Finalize finished the freed send */
+    free(freed_send_data);
+    return rc;
 }
