@@ -46,12 +46,9 @@ int om_comm_rank_of_world(struct MPI_ABI_Comm *c, int world)
 {
     if (c->identity && !c->remote)   /* no call into ordo on a message's path */
         return world >= 0 && world < c->group->size ? world : MPI_UNDEFINED;
-    if (atomic_load_explicit(&c->oc_gone, memory_order_relaxed)) {   /* its context is gone */
+    if (c->remote || atomic_load_explicit(&c->oc_gone, memory_order_relaxed)) {
+        /* the remote group's index, or the group's once the context is gone */
         int r = om_group_index(c->remote ? c->remote : c->group, world);
-        return r < 0 ? MPI_UNDEFINED : r;
-    }
-    if (c->remote) {
-        int r = om_group_index(c->remote, world);
         return r < 0 ? MPI_UNDEFINED : r;
     }
     int index = -1;

@@ -96,15 +96,13 @@ int PMPI_Request_free(MPI_Request *request)
     if (!r)
         return om_comm_error(MPI_COMM_SELF, MPI_ERR_REQUEST, "MPI_Request_free",
                              "not a request");
+    *request = MPI_REQUEST_NULL;
     if (r->greq) {
         /* not yet complete: MPI_Grequest_complete frees it */
         int active = OM_GREQ_ACTIVE;
-        if (atomic_compare_exchange_strong(&r->greq->state, &active, OM_GREQ_FREED)) {
-            *request = MPI_REQUEST_NULL;
+        if (atomic_compare_exchange_strong(&r->greq->state, &active, OM_GREQ_FREED))
             return MPI_SUCCESS;
-        }
     }
-    *request = MPI_REQUEST_NULL;
     if ((r->or_ && !r->completed) || (r->persistent && r->active)) {
         /* MPI lets the operation go on: it is released once done */
         detach(r);

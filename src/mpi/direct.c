@@ -28,7 +28,7 @@ int om_direct_slot_take(struct MPI_ABI_Comm *c)
     }
     int none = 0;
     /* two threads' first sends at once: one slot is the communicator's,
-     * the other stays empty (its requests would report to world) */
+     * the other's is never filled */
     if (!atomic_compare_exchange_strong(&c->direct_slot, &none, want))
         return none;
     if (want > 0)

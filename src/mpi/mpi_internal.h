@@ -43,8 +43,9 @@
 #define OM_MAGIC_MSG   0x4f4d4d53u
 #define OM_MAGIC_WIN   0x4f4d5749u
 #define OM_MAGIC_DEAD  0xdeadbeefu
-/* a communicator the program freed while receives were still posted on
- * it: no longer the program's, kept for those requests (comm.c) */
+/* a communicator the program freed while requests made on it go on (or
+ * receives are still posted on it): no longer the program's, kept for
+ * those requests (comm.c) */
 #define OM_MAGIC_COMM_FREED 0x4f4d4346u
 
 /* An ordered list of world ranks: a group, and a communicator's members. */
@@ -648,8 +649,8 @@ static inline int om_direct_slot(struct MPI_ABI_Comm *c)
     int s = atomic_load_explicit(&c->direct_slot, memory_order_relaxed);
     return s ? s : om_direct_slot_take(c);
 }
-/* Give back nothing, but forget c (its Comm_free): a request of its that
- * completes later reports to world. */
+/* Forget c as its communicator is released (its slot is not reused): a
+ * direct request of its that completes later reports to world. */
 void om_direct_forget(struct MPI_ABI_Comm *c);
 /* h as a record of ours, or NULL (a predefined handle, a direct request,
  * or not a request). */

@@ -241,9 +241,12 @@ isend_fast(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count cou
             *rc = om_comm_failed(comm, st, func);
             return 1;
         }
-        *rc = orq != NULL ? hand_out(orq, slot, OM_REQ_SEND, comm, request, func) : MPI_SUCCESS;
-        if (orq == NULL)
+        if (orq == NULL) {   /* gone at once */
             *request = &om_send_done;
+            *rc = MPI_SUCCESS;
+        } else {
+            *rc = hand_out(orq, slot, OM_REQ_SEND, comm, request, func);
+        }
         return 1;
     }
     struct MPI_ABI_Request *r = om_req_take();
@@ -430,8 +433,7 @@ irecv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MP
         ordo_request_h o = NULL;
         om_post_lock();
         ordo_status_t st = ordo_recv_nb(c->oc, (char *)buf + t->lb, bytes,
-                                        source == MPI_ANY_SOURCE ? ORDO_ANY_SOURCE : source,
-                                        ordo_tag(tag), &o);
+                                        ordo_source(c, source), ordo_tag(tag), &o);
         om_post_unlock();
         if (st != ORDO_OK && st != ORDO_INPROGRESS)
             return om_comm_failed(comm, st, func);

@@ -231,6 +231,19 @@ static int direct_done(MPI_Request *h, const ordo_completion_t *ci, int release)
 /* How many requests one ordo_request_waitall takes (arrays on the stack) */
 enum { WAIT_CHUNK = 64 };
 
+/* A chunk ordo refused whole (ORDO_ERR_INVALID_HANDLE): the index in reqs
+ * of its direct handle that is not ordo's (ours are), or -1. */
+static int refused_at(int n, ordo_request_h h[], const int at[], MPI_Request reqs[])
+{
+    for (int k = 0; k < n; k++) {
+        int done = 0;
+        if (om_req_direct(reqs[at[k]]) &&
+            ordo_request_check(h[k], &done, NULL) == ORDO_ERR_INVALID_HANDLE)
+            return at[k];
+    }
+    return -1;
+}
+
 /* Wait for the plain (not persistent, not sendrecv) ordo requests among
  * reqs, direct ones included, in one ordo_request_waitall, chunk by
  * chunk, so that one progress pass serves them all (a wait per request
@@ -260,15 +273,7 @@ static int wait_together(int count, MPI_Request reqs[], int release, int *bad_p)
         if (n == CHUNK || (i == count && n > 0)) {
             if (ordo_request_waitall((size_t)n, h, ci) == ORDO_ERR_INVALID_HANDLE &&
                 h[0] != NULL) {
-                /* refused whole: a direct handle that is not ordo's (ours are) */
-                for (int k = 0; k < n; k++) {
-                    int done = 0;
-                    if (om_req_direct(reqs[at[k]]) &&
-                        ordo_request_check(h[k], &done, NULL) == ORDO_ERR_INVALID_HANDLE) {
-                        *bad_p = at[k];
-                        break;
-                    }
-                }
+                *bad_p = refused_at(n, h, at, reqs);
                 return MPI_ERR_REQUEST;
             }
             for (int k = 0; k < n; k++) {
@@ -317,14 +322,7 @@ static int wait_direct(int count, MPI_Request reqs[], int *bad_p, MPI_Comm *comm
         if (n == WAIT_CHUNK || (i == count && n > 0)) {
             ordo_status_t st = ordo_request_waitall((size_t)n, h, NULL);
             if (st == ORDO_ERR_INVALID_HANDLE && h[0] != NULL) {
-                /* refused whole: a direct handle that is not ordo's (ours are) */
-                for (int k = 0; k < n; k++) {
-                    int done = 0;
-                    if (ordo_request_check(h[k], &done, NULL) == ORDO_ERR_INVALID_HANDLE) {
-                        *bad_p = at[k];
-                        break;
-                    }
-                }
+                *bad_p = refused_at(n, h, at, reqs);
                 return MPI_ERR_REQUEST;
             }
             if (st != ORDO_OK && !failed)   /* reported where the chunk's first was made */

@@ -472,6 +472,19 @@ static void note_error(MPI_Comm *comm, int *code, ...)
     handled++;
 }
 
+/* The partner's rank in c */
+static int partner_in(MPI_Comm c)
+{
+    int cpeer = MPI_UNDEFINED;
+    MPI_Group wg, cg;
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    MPI_Comm_group(c, &cg);
+    MPI_Group_translate_ranks(wg, 1, &peer, cg, &cpeer);
+    MPI_Group_free(&wg);
+    MPI_Group_free(&cg);
+    return cpeer;
+}
+
 /* Requests on communicators other than world: one whose ranks are
  * world's (ordo-mpi hands out ordo's own request there too), one that
  * reverses them, and more of the first kind than ordo-mpi has slots for.
@@ -489,18 +502,7 @@ static void other_comms(void)
         else   /* ranks reversed: a record of ours translates them */
             OK(MPI_Comm_split(pairs, 0, -me, &comms[k]));
         MPI_Comm c = comms[k];
-        int crank, cpeer = -1;
-        MPI_Comm_rank(c, &crank);
-        if (k < NCOMM) {
-            cpeer = peer;
-        } else {
-            MPI_Group wg, cg;
-            MPI_Comm_group(MPI_COMM_WORLD, &wg);
-            MPI_Comm_group(c, &cg);
-            MPI_Group_translate_ranks(wg, 1, &peer, cg, &cpeer);
-            MPI_Group_free(&wg);
-            MPI_Group_free(&cg);
-        }
+        int cpeer = partner_in(c);
         OK(MPI_Comm_set_errhandler(c, eh));
         int out[2] = {100 * k + me, -(100 * k + me)}, in[2] = {-1, -1}, small = -1;
         MPI_Request r[3];
@@ -547,13 +549,7 @@ static void freed_with_pending(void)
         else
             OK(MPI_Comm_split(pairs, 0, -me, &c));
         OK(MPI_Comm_set_errhandler(c, eh));
-        int cpeer;
-        MPI_Group wg, cg;
-        MPI_Comm_group(MPI_COMM_WORLD, &wg);
-        MPI_Comm_group(c, &cg);
-        MPI_Group_translate_ranks(wg, 1, &peer, cg, &cpeer);
-        MPI_Group_free(&wg);
-        MPI_Group_free(&cg);
+        int cpeer = partner_in(c);
         int got = -1, small = -1, never = -1, out[2] = {7000 + me, 8000 + me};
         MPI_Request r[3];
         MPI_Status st;
