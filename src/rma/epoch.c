@@ -499,20 +499,25 @@ static inline int bad_rank(int rank)
     return ordo_ctx && rank != ORDO_PROC_NULL && (rank < 0 || rank >= ordo_ctx->size);
 }
 
-/* The flush of a rank in a passive-target epoch when every operation on
- * the region since its last drain completed on issue (no slow_ops: an MPI
- * flush after puts on shared memory): nothing to wait for, in a few loads.
+/* The flush of a rank (FLUSH_ALL: of every rank locked) in a passive-target
+ * epoch when every operation on the region since its last drain completed
+ * on issue (no slow_ops: an MPI flush after puts on shared memory): nothing
+ * to wait for, in a few loads.
  * Below MULTIPLE only, where no other thread changes the epoch meanwhile;
  * at MULTIPLE the epoch's state is the process-wide lock's.  1: done. */
+#define FLUSH_ALL (-1)
 static ORDO_INLINE int flush_fast(ordo_region_h region, int rank)
 {
     struct rma_epoch *ep;
     if (ORDO_UNLIKELY(ordo_threads_mode == ORDO_THREADS_LOCK ||
                       (ordo_threads_mode == ORDO_THREADS_CHECK && !ordo_threads_on_initial())) ||
-        region == NULL || region->magic != ORDO_MAGIC_REGION || (ep = region->epoch) == NULL ||
-        rank < 0 || rank >= ordo_ctx->size || !ordo_region_spans(region, rank) ||
-        !(ep->lock_all || ep->lock[rank]) ||
-        __atomic_load_n(&region->slow_ops, __ATOMIC_ACQUIRE) != 0)
+        region == NULL || region->magic != ORDO_MAGIC_REGION || (ep = region->epoch) == NULL)
+        return 0;
+    if (rank == FLUSH_ALL ? !ep->lock_all && ep->nlocked == 0
+                          : rank < 0 || rank >= ordo_ctx->size ||
+                                !ordo_region_spans(region, rank) || !(ep->lock_all || ep->lock[rank]))
+        return 0;
+    if (__atomic_load_n(&region->slow_ops, __ATOMIC_ACQUIRE) != 0)
         return 0;
     ordo_ctx->default_stream->stats.flush_calls++;
     ordo_ctx->region_drains++;   /* as rma_region_drain counts every wait */
@@ -544,12 +549,16 @@ ORDO_API ordo_status_t ordo_epoch_flush_local(ordo_region_h region, int rank)
 
 ORDO_API ordo_status_t ordo_epoch_flush_all(ordo_region_h region)
 {
+    if (ORDO_LIKELY(ordo_ctx != NULL) && flush_fast(region, FLUSH_ALL))
+        return ORDO_OK;
     ORDO_API_ENTER();
     return flush_common(region, "ordo_epoch_flush_all", -1, 0);
 }
 
 ORDO_API ordo_status_t ordo_epoch_flush_local_all(ordo_region_h region)
 {
+    if (ORDO_LIKELY(ordo_ctx != NULL) && flush_fast(region, FLUSH_ALL))
+        return ORDO_OK;
     ORDO_API_ENTER();
     return flush_common(region, "ordo_epoch_flush_local_all", -1, 1);
 }
