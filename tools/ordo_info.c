@@ -55,6 +55,10 @@ static void machine_choice(int nranks, ordo_auto_choice_t *c_p)
     ordo_tl_am_limits_t l;
     ordo_tl_am_limits(nranks, &l);
     ordo_auto_eager_here(&m, nranks, l.short_max, l.eager_max, &c);
+    /* rates measured here alone move a little from run to run; a job's
+     * ranks on a machine take the median of theirs (ordo_machine_agree) */
+    printf("  (rates measured by this process; a job's ranks on a machine choose from the "
+           "median of theirs, which ORDO_LOG_LEVEL=info prints at ordo_init)\n");
     printf("  offload engines  %s\n", c.engines_why);
     printf("  PIO limit        %s\n", c.pio_why);
     printf("  two-sided eager  on shared memory, a message alone up to %s\n", c.eager_why);
