@@ -61,9 +61,11 @@ test-asan: asan
 
 # ThreadSanitizer over the tests where threads meet: the program's own
 # (test_threads) and ordo's (engines, the network helper), label threads;
-# any report fails the test.
+# any report fails the test.  The longest access history (history_size=7):
+# with less, the stack of a race's earlier access can be lost ("failed to
+# restore the stack") and the suppressions, which name its function, miss.
 test-tsan: tsan
-	cd $(TSAN) && TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=$(abspath tests/tsan.supp) \
+	cd $(TSAN) && TSAN_OPTIONS=halt_on_error=1:exitcode=66:history_size=7:suppressions=$(abspath tests/tsan.supp) \
 	  ctest -j 2 -L threads --output-on-failure --timeout 600
 
 test-python: build venv

@@ -81,6 +81,23 @@ static int ordo_tag(int tag)
 
 /* ----------------------------------------------------------------- sends */
 
+/* The contiguous predefined type of a message on world whose size times
+ * an int count cannot overflow, or NULL.  Below MPI_THREAD_MULTIPLE only,
+ * with world up: the path of MPI_Send, MPI_Recv, MPI_Isend and MPI_Irecv
+ * for the message rate and latency, in a dozen compares (anything else,
+ * errors included, takes the general path, which names what is wrong). */
+static inline const struct MPI_ABI_Datatype *world_plain_type(MPI_Datatype type, int count,
+                                                             MPI_Comm comm)
+{
+    uintptr_t v = (uintptr_t)type - 0x200;
+    if (comm != MPI_COMM_WORLD || v == 0 || v >= OM_TYPE_SLOTS || count < 0 || !om_up() ||
+        om_comm_world.magic != OM_MAGIC_COMM || om_g.thread_level == MPI_THREAD_MULTIPLE)
+        return NULL;
+    const struct MPI_ABI_Datatype *t = &om_predef_types[v];
+    return t->magic == OM_MAGIC_TYPE && t->committed && t->contiguous ? t : NULL;
+}
+
+
 int om_isend(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count count,
              MPI_Datatype type, int dest, int tag, int mode, struct MPI_ABI_Request **r_p,
              const char *func)
@@ -183,7 +200,27 @@ static int send_mode(const void *buf, MPI_Count count, MPI_Datatype type, int de
     }                                                                                      \
     OM_ALIAS(NAME)
 
-SEND(Send, int, OM_SEND_STD)
+/* Every other MPI_Send, apart so that the common one keeps a small frame */
+static __attribute__((noinline)) int send_other(const void *buf, int count,
+                                                MPI_Datatype datatype, int dest, int tag,
+                                                MPI_Comm comm)
+{
+    return send_mode(buf, count, datatype, dest, tag, comm, OM_SEND_STD, "MPI_Send");
+}
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm)
+{
+    const struct MPI_ABI_Datatype *t = world_plain_type(datatype, count, comm);
+    if (t && (unsigned)dest < (unsigned)om_g.world_size && tag >= 0) {
+        ordo_status_t st = ordo_send(om_comm_world.oc, (const char *)buf + t->lb,
+                                     (size_t)count * t->size, dest, tag);
+        return st == ORDO_OK ? MPI_SUCCESS : om_comm_failed(comm, st, "MPI_Send");
+    }
+    return send_other(buf, count, datatype, dest, tag, comm);
+}
+OM_ALIAS(Send)
+
 SEND(Send_c, MPI_Count, OM_SEND_STD)
 SEND(Ssend, int, OM_SEND_SYNC)
 SEND(Ssend_c, MPI_Count, OM_SEND_SYNC)
@@ -302,7 +339,56 @@ isend_mode(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int ta
     }                                                                                      \
     OM_ALIAS(NAME)
 
-ISEND(Isend, int, OM_SEND_STD)
+/* What isend_world does when ordo refused the send or its request cannot
+ * be the handle (never: ordo's requests are aligned). */
+static __attribute__((noinline, cold)) int isend_world_rest(ordo_status_t st, ordo_request_h o,
+                                                            MPI_Request *request)
+{
+    if (st != ORDO_OK && st != ORDO_INPROGRESS)
+        return om_comm_failed(MPI_COMM_WORLD, st, "MPI_Isend");
+    return hand_out(o, 0, OM_REQ_SEND, MPI_COMM_WORLD, request, "MPI_Isend");
+}
+
+/* MPI_Isend's message-rate case, as irecv_world: 1 sent, *rc its outcome;
+ * 0: isend_mode takes it. */
+static inline __attribute__((always_inline)) int
+isend_world(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+            MPI_Request *request, int *rc)
+{
+    const struct MPI_ABI_Datatype *t = world_plain_type(type, count, comm);
+    if (!t || !request || (unsigned)dest >= (unsigned)om_g.world_size || tag < 0)
+        return 0;
+    ordo_request_h o = NULL;
+    ordo_status_t st = ordo_send_nb(om_comm_world.oc, (const char *)buf + t->lb,
+                                    (size_t)count * t->size, dest, tag, &o);
+    MPI_Request h = o ? om_direct_handle(o, 0) : &om_send_done;   /* NULL: gone at once */
+    if (__builtin_expect((st == ORDO_OK || st == ORDO_INPROGRESS) && h, 1)) {
+        *request = h;
+        *rc = MPI_SUCCESS;
+    } else {
+        *rc = isend_world_rest(st, o, request);
+    }
+    return 1;
+}
+
+/* Every other MPI_Isend, apart so that the common one keeps a small frame */
+static __attribute__((noinline)) int isend_other(const void *buf, int count,
+                                                 MPI_Datatype datatype, int dest, int tag,
+                                                 MPI_Comm comm, MPI_Request *request)
+{
+    return isend_mode(buf, count, datatype, dest, tag, comm, OM_SEND_STD, request, "MPI_Isend");
+}
+
+int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request)
+{
+    int rc;
+    if (isend_world(buf, count, datatype, dest, tag, comm, request, &rc))
+        return rc;
+    return isend_other(buf, count, datatype, dest, tag, comm, request);
+}
+OM_ALIAS(Isend)
+
 ISEND(Isend_c, MPI_Count, OM_SEND_STD)
 ISEND(Issend, int, OM_SEND_SYNC)
 ISEND(Issend_c, MPI_Count, OM_SEND_SYNC)
@@ -402,10 +488,23 @@ static int recv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, i
     return MPI_SUCCESS;
 }
 
+/* Every other MPI_Recv, apart so that the common one keeps a small frame */
+static __attribute__((noinline)) int recv_other(void *buf, int count, MPI_Datatype datatype,
+                                                int source, int tag, MPI_Comm comm,
+                                                MPI_Status *status)
+{
+    return recv_any(buf, count, datatype, source, tag, comm, status, "MPI_Recv");
+}
+
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Status *status)
 {
-    return recv_any(buf, count, datatype, source, tag, comm, status, "MPI_Recv");
+    const struct MPI_ABI_Datatype *t = world_plain_type(datatype, count, comm);
+    if (t && (source == MPI_ANY_SOURCE || (unsigned)source < (unsigned)om_g.world_size) &&
+        (tag >= 0 || tag == MPI_ANY_TAG))
+        return recv_direct(&om_comm_world, comm, (char *)buf + t->lb, (size_t)count * t->size,
+                           source, tag, status, "MPI_Recv");
+    return recv_other(buf, count, datatype, source, tag, comm, status);
 }
 OM_ALIAS(Recv)
 
@@ -415,6 +514,18 @@ int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
     return recv_any(buf, count, datatype, source, tag, comm, status, "MPI_Recv_c");
 }
 OM_ALIAS(Recv_c)
+
+/* What irecv_world does when ordo refused the receive or its request
+ * cannot be the handle (never: ordo's requests are aligned). */
+static __attribute__((noinline, cold)) int irecv_world_rest(ordo_status_t st, ordo_request_h o,
+                                                            MPI_Comm comm, MPI_Request *request)
+{
+    if (st != ORDO_OK && st != ORDO_INPROGRESS)
+        return om_comm_failed(comm, st, "MPI_Irecv");
+    if (o == NULL)
+        return om_comm_error(comm, MPI_ERR_INTERN, "MPI_Irecv", "no request for the receive");
+    return hand_out(o, 0, OM_REQ_RECV, comm, request, "MPI_Irecv");
+}
 
 /* inlined into each caller: a window of receives pays one call a receive */
 static inline __attribute__((always_inline)) int
@@ -448,10 +559,50 @@ irecv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MP
     return rc;
 }
 
+/* The message-rate case in as few steps as its checks allow: world, a
+ * contiguous predefined type (its size times an int count cannot
+ * overflow), a rank of world or MPI_ANY_SOURCE, a tag or MPI_ANY_TAG,
+ * below MPI_THREAD_MULTIPLE; ordo's request is the handle.  1: posted, *rc
+ * its outcome; 0: irecv_any takes it (and names what is wrong). */
+static inline __attribute__((always_inline)) int
+irecv_world(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+            MPI_Request *request, int *rc)
+{
+    const struct MPI_ABI_Datatype *t = world_plain_type(type, count, comm);
+    if (!t || !request ||
+        (source != MPI_ANY_SOURCE && (unsigned)source >= (unsigned)om_g.world_size) ||
+        (tag < 0 && tag != MPI_ANY_TAG))
+        return 0;
+    ordo_request_h o = NULL;
+    ordo_status_t st = ordo_recv_nb(om_comm_world.oc, (char *)buf + t->lb,
+                                    (size_t)count * t->size,
+                                    source == MPI_ANY_SOURCE ? ORDO_ANY_SOURCE : source,
+                                    tag == MPI_ANY_TAG ? ORDO_ANY_TAG : tag, &o);
+    MPI_Request h = om_direct_handle(o, 0);
+    if (__builtin_expect((st == ORDO_OK || st == ORDO_INPROGRESS) && o && h, 1)) {
+        *request = h;
+        *rc = MPI_SUCCESS;
+    } else {
+        *rc = irecv_world_rest(st, o, comm, request);
+    }
+    return 1;
+}
+
+/* Every other MPI_Irecv, apart so that the common one keeps a small frame */
+static __attribute__((noinline)) int irecv_other(void *buf, int count, MPI_Datatype datatype,
+                                                 int source, int tag, MPI_Comm comm,
+                                                 MPI_Request *request)
+{
+    return irecv_any(buf, count, datatype, source, tag, comm, request, "MPI_Irecv");
+}
+
 int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
-    return irecv_any(buf, count, datatype, source, tag, comm, request, "MPI_Irecv");
+    int rc;
+    if (irecv_world(buf, count, datatype, source, tag, comm, request, &rc))
+        return rc;
+    return irecv_other(buf, count, datatype, source, tag, comm, request);
 }
 OM_ALIAS(Irecv)
 
@@ -461,204 +612,6 @@ int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, 
     return irecv_any(buf, count, datatype, source, tag, comm, request, "MPI_Irecv_c");
 }
 OM_ALIAS(Irecv_c)
-
-/* ------------------------------------------------------------ sendrecv */
-
-static int sendrecv_any(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                        int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
-                        MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
-                        MPI_Status *status, const char *func)
-{
-    OM_COMM_ARG(c, comm, func);
-    struct MPI_ABI_Request *rr, *sr;
-    int rc = om_irecv(c, comm, recvbuf, recvcount, recvtype, source, recvtag, &rr, func);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = om_isend(c, comm, sendbuf, sendcount, sendtype, dest, sendtag, OM_SEND_STD, &sr, func);
-    if (rc != MPI_SUCCESS) {
-        if (rr->or_)
-            ordo_request_cancel(rr->or_);
-        om_req_complete(rr, 1, NULL);
-        om_req_free(rr);
-        return rc;
-    }
-    int src = om_req_complete(sr, 1, NULL);
-    om_req_free(sr);
-    int rrc = om_req_complete(rr, 1, status);
-    om_req_free(rr);
-    if (src < 0)
-        return om_comm_error(comm, -src, func, "the send failed");
-    if (rrc < 0)
-        return om_comm_error(comm, -rrc, func, "the receive failed");
-    return MPI_SUCCESS;
-}
-
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                  int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    return sendrecv_any(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                        recvtype, source, recvtag, comm, status, "MPI_Sendrecv");
-}
-OM_ALIAS(Sendrecv)
-
-int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    return sendrecv_any(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                        recvtype, source, recvtag, comm, status, "MPI_Sendrecv_c");
-}
-OM_ALIAS(Sendrecv_c)
-
-/* The replace forms send from a packed copy of the buffer they receive
- * into: *copy_p (the caller's to free) of *bytes_p bytes, or the class
- * raised on comm. */
-static int replace_copy(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Comm comm,
-                        void **copy_p, size_t *bytes_p, const char *func)
-{
-    struct MPI_ABI_Datatype *t;
-    int rc = om_check_buffer(buf, count, datatype, &t);
-    if (rc != MPI_SUCCESS)
-        return om_comm_error(comm, rc, func, "count %lld", (long long)count);
-    size_t bytes = 0;
-    om_type_bytes(t, count, &bytes);
-    void *copy = malloc(bytes ? bytes : 1);
-    if (!copy)
-        return om_comm_error(comm, MPI_ERR_NO_MEM, func, "no memory for %zu bytes", bytes);
-    om_pack(t, buf, count, copy);
-    *copy_p = copy;
-    *bytes_p = bytes;
-    return MPI_SUCCESS;
-}
-
-static int sendrecv_replace_any(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                                int sendtag, int source, int recvtag, MPI_Comm comm,
-                                MPI_Status *status, const char *func)
-{
-    OM_COMM_ARG(c, comm, func);
-    void *copy;
-    size_t bytes;
-    int rc = replace_copy(buf, count, datatype, comm, &copy, &bytes, func);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = sendrecv_any(copy, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
-                      source, recvtag, comm, status, func);
-    free(copy);
-    return rc;
-}
-
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    return sendrecv_replace_any(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                status, "MPI_Sendrecv_replace");
-}
-OM_ALIAS(Sendrecv_replace)
-
-int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                            int sendtag, int source, int recvtag, MPI_Comm comm,
-                            MPI_Status *status)
-{
-    return sendrecv_replace_any(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                status, "MPI_Sendrecv_replace_c");
-}
-OM_ALIAS(Sendrecv_replace_c)
-
-/* The immediate forms: one request, the receive's, that completes once
- * the send did too. */
-static int isendrecv_any(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                         int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
-                         MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
-                         MPI_Request *request, void *own_copy, const char *func)
-{
-    if (!om_ready(func)) {
-        free(own_copy);
-        return MPI_ERR_OTHER;
-    }
-    struct MPI_ABI_Comm *c = om_comm(comm);
-    if (!c || !request) {
-        free(own_copy);
-        return om_comm_error(comm, c ? MPI_ERR_ARG : MPI_ERR_COMM, func, "%s",
-                             c ? "request is NULL" : "not a communicator");
-    }
-    struct MPI_ABI_Request *rr, *sr;
-    int rc = om_irecv(c, comm, recvbuf, recvcount, recvtype, source, recvtag, &rr, func);
-    if (rc != MPI_SUCCESS) {
-        free(own_copy);
-        return rc;
-    }
-    rc = om_isend(c, comm, sendbuf, sendcount, sendtype, dest, sendtag, OM_SEND_STD, &sr, func);
-    if (rc != MPI_SUCCESS) {
-        if (rr->or_)
-            ordo_request_cancel(rr->or_);
-        om_req_complete(rr, 1, NULL);
-        om_req_free(rr);
-        free(own_copy);
-        return rc;
-    }
-    rr->or2 = sr->or_;      /* NULL when the send completed at once */
-    rr->pack2 = sr->pack ? sr->pack : own_copy;
-    if (sr->pack)
-        free(own_copy);
-    sr->pack = NULL;
-    sr->or_ = NULL;
-    om_req_free(sr);
-    if (!rr->or2) {
-        free(rr->pack2);
-        rr->pack2 = NULL;
-    }
-    *request = rr;
-    return MPI_SUCCESS;
-}
-
-int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   int source, int recvtag, MPI_Comm comm, MPI_Request *request)
-{
-    return isendrecv_any(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                         recvtype, source, recvtag, comm, request, NULL, "MPI_Isendrecv");
-}
-OM_ALIAS(Isendrecv)
-
-int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                     int source, int recvtag, MPI_Comm comm, MPI_Request *request)
-{
-    return isendrecv_any(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                         recvtype, source, recvtag, comm, request, NULL, "MPI_Isendrecv_c");
-}
-OM_ALIAS(Isendrecv_c)
-
-static int isendrecv_replace_any(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                                 int sendtag, int source, int recvtag, MPI_Comm comm,
-                                 MPI_Request *request, const char *func)
-{
-    void *copy;
-    size_t bytes;
-    int rc = replace_copy(buf, count, datatype, comm, &copy, &bytes, func);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return isendrecv_any(copy, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
-                         source, recvtag, comm, request, copy, func);
-}
-
-int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                           int source, int recvtag, MPI_Comm comm, MPI_Request *request)
-{
-    return isendrecv_replace_any(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                 request, "MPI_Isendrecv_replace");
-}
-OM_ALIAS(Isendrecv_replace)
-
-int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                             int sendtag, int source, int recvtag, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    return isendrecv_replace_any(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                 request, "MPI_Isendrecv_replace_c");
-}
-OM_ALIAS(Isendrecv_replace_c)
 
 /* ---------------------------------------------------------- persistent */
 

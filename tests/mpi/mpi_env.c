@@ -99,6 +99,40 @@ static void errors(void)
     CHECK(class_of(MPI_Send(&x, -1, MPI_INT, 0, 0, MPI_COMM_WORLD)) == MPI_ERR_COUNT);
     CHECK(class_of(MPI_Send(&x, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD)) == MPI_ERR_TYPE);
     CHECK(class_of(MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_NULL)) == MPI_ERR_COMM);
+    /* the same from the receives and the immediate forms, whose calls on
+     * world with a predefined type take a short way when all is well */
+    MPI_Request rq = MPI_REQUEST_NULL;
+    CHECK(class_of(MPI_Recv(&x, 1, MPI_INT, np, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE)) ==
+          MPI_ERR_RANK);
+    CHECK(class_of(MPI_Recv(&x, 1, MPI_INT, 0, -5, MPI_COMM_WORLD, MPI_STATUS_IGNORE)) ==
+          MPI_ERR_TAG);
+    CHECK(class_of(MPI_Recv(&x, -1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE)) ==
+          MPI_ERR_COUNT);
+    CHECK(class_of(MPI_Isend(&x, 1, MPI_INT, -7, 0, MPI_COMM_WORLD, &rq)) == MPI_ERR_RANK);
+    CHECK(class_of(MPI_Isend(&x, 1, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &rq)) ==
+          MPI_ERR_TAG);
+    CHECK(class_of(MPI_Isend(&x, -2, MPI_INT, 0, 0, MPI_COMM_WORLD, &rq)) == MPI_ERR_COUNT);
+    CHECK(class_of(MPI_Isend(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, NULL)) == MPI_ERR_ARG);
+    CHECK(class_of(MPI_Irecv(&x, 1, MPI_INT, np + 2, 0, MPI_COMM_WORLD, &rq)) == MPI_ERR_RANK);
+    CHECK(class_of(MPI_Irecv(&x, 1, MPI_INT, 0, -9, MPI_COMM_WORLD, &rq)) == MPI_ERR_TAG);
+    CHECK(class_of(MPI_Irecv(&x, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD, &rq)) ==
+          MPI_ERR_TYPE);
+    CHECK(class_of(MPI_Irecv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, NULL)) == MPI_ERR_ARG);
+    CHECK(rq == MPI_REQUEST_NULL);
+    /* PROC_NULL and an empty message on the short way and beside it */
+    OK(MPI_Isend(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &rq));
+    OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    MPI_Status pst;
+    OK(MPI_Recv(&x, 1, MPI_INT, MPI_PROC_NULL, 3, MPI_COMM_WORLD, &pst));
+    CHECK(pst.MPI_SOURCE == MPI_PROC_NULL && pst.MPI_TAG == MPI_ANY_TAG);
+    int me_env;
+    OK(MPI_Comm_rank(MPI_COMM_WORLD, &me_env));
+    OK(MPI_Irecv(&x, 0, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rq));
+    OK(MPI_Send(&x, 0, MPI_INT, me_env, 11, MPI_COMM_WORLD));
+    OK(MPI_Wait(&rq, &pst));
+    int got_n = -1;
+    OK(MPI_Get_count(&pst, MPI_INT, &got_n));
+    CHECK(pst.MPI_SOURCE == me_env && pst.MPI_TAG == 11 && got_n == 0);
     CHECK(class_of(MPI_Bcast(&x, 1, MPI_INT, np + 3, MPI_COMM_WORLD)) == MPI_ERR_ROOT);
     CHECK(class_of(MPI_Allreduce(&x, &x, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD)) ==
           MPI_ERR_OP);
