@@ -48,7 +48,8 @@ static int target_at(struct MPI_ABI_Win *w, MPI_Win win, int rank, MPI_Aint disp
     return 0;
 }
 
-static int rma_failed(MPI_Win win, ordo_status_t st, const char *func)
+static __attribute__((noinline, cold)) int rma_failed(MPI_Win win, ordo_status_t st,
+                                                      const char *func)
 {
     int cls = st == ORDO_ERR_EPOCH         ? MPI_ERR_RMA_SYNC
               : st == ORDO_ERR_OUT_OF_BOUNDS ? MPI_ERR_RMA_RANGE
@@ -203,7 +204,16 @@ static inline int xfer_fast(int is_put, void *obuf, MPI_Count ocount, MPI_Dataty
 }
 
 /* Put and get, their request forms, and the large-count ones */
+/* (the general way apart, so that the common one keeps a small frame) */
 #define XFER(NAME, PUT, CT, CONST)                                                         \
+    static __attribute__((noinline)) int NAME##_other(                                     \
+        CONST void *origin_addr, CT origin_count, MPI_Datatype origin_datatype,            \
+        int target_rank, MPI_Aint target_disp, CT target_count,                            \
+        MPI_Datatype target_datatype, MPI_Win win)                                         \
+    {                                                                                      \
+        return xfer(PUT, (void *)origin_addr, origin_count, origin_datatype, target_rank,  \
+                    target_disp, target_count, target_datatype, win, NULL, "MPI_" #NAME);  \
+    }                                                                                      \
     int PMPI_##NAME(CONST void *origin_addr, CT origin_count, MPI_Datatype origin_datatype, \
                     int target_rank, MPI_Aint target_disp, CT target_count,                \
                     MPI_Datatype target_datatype, MPI_Win win)                             \
@@ -212,8 +222,8 @@ static inline int xfer_fast(int is_put, void *obuf, MPI_Count ocount, MPI_Dataty
         if (xfer_fast(PUT, (void *)origin_addr, origin_count, origin_datatype, target_rank, \
                       target_disp, target_count, target_datatype, win, "MPI_" #NAME, &rc)) \
             return rc;                                                                     \
-        return xfer(PUT, (void *)origin_addr, origin_count, origin_datatype, target_rank,  \
-                    target_disp, target_count, target_datatype, win, NULL, "MPI_" #NAME);  \
+        return NAME##_other(origin_addr, origin_count, origin_datatype, target_rank,       \
+                            target_disp, target_count, target_datatype, win);              \
     }                                                                                      \
     OM_ALIAS(NAME)
 
