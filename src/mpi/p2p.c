@@ -81,22 +81,44 @@ static int ordo_tag(int tag)
 
 /* ----------------------------------------------------------------- sends */
 
-/* The contiguous predefined type of a message on world whose size times
- * an int count cannot overflow, or NULL.  Below MPI_THREAD_MULTIPLE only,
- * with world up: the path of MPI_Send, MPI_Recv, MPI_Isend and MPI_Irecv
- * for the message rate and latency, in a dozen compares (anything else,
- * errors included, takes the general path, which names what is wrong). */
-static inline const struct MPI_ABI_Datatype *world_plain_type(MPI_Datatype type, int count,
-                                                             MPI_Comm comm)
+/* The short way of MPI_Send, MPI_Recv, MPI_Isend and MPI_Irecv, for the
+ * message rate and latency: a dozen compares, then ordo.  Anything else,
+ * errors included, takes the general way, which names what is wrong.
+ *
+ * The type: a contiguous predefined one, whose size times an int count
+ * cannot overflow; below MPI_THREAD_MULTIPLE only (receives are posted
+ * under a lock there), with the library up.  NULL: the general way. */
+static inline const struct MPI_ABI_Datatype *plain_type(MPI_Datatype type, int count)
 {
     uintptr_t v = (uintptr_t)type - 0x200;
-    if (comm != MPI_COMM_WORLD || v == 0 || v >= OM_TYPE_SLOTS || count < 0 || !om_up() ||
-        om_comm_world.magic != OM_MAGIC_COMM || om_g.thread_level == MPI_THREAD_MULTIPLE)
+    if (v == 0 || v >= OM_TYPE_SLOTS || count < 0 || !om_up() ||
+        om_g.thread_level == MPI_THREAD_MULTIPLE)
         return NULL;
     const struct MPI_ABI_Datatype *t = &om_predef_types[v];
     return t->magic == OM_MAGIC_TYPE && t->committed && t->contiguous ? t : NULL;
 }
 
+/* The communicator: world, or one whose ranks are world's (a duplicate, a
+ * split that keeps world's order); for an immediate call (slot_p) only
+ * once it has its direct slot, which its first one takes the general way.
+ * *n_p its size.  NULL: the general way. */
+static inline struct MPI_ABI_Comm *plain_comm(MPI_Comm comm, int *n_p, int *slot_p)
+{
+    if (comm == MPI_COMM_WORLD) {
+        *n_p = om_g.world_size;
+        if (slot_p)
+            *slot_p = 0;
+        return om_comm_world.magic == OM_MAGIC_COMM ? &om_comm_world : NULL;
+    }
+    if ((uintptr_t)comm < 0x1000 || comm->magic != OM_MAGIC_COMM || !comm->identity ||
+        comm->remote)
+        return NULL;
+    if (slot_p &&
+        (*slot_p = atomic_load_explicit(&comm->direct_slot, memory_order_relaxed)) <= 0)
+        return NULL;
+    *n_p = comm->group->size;
+    return comm;
+}
 
 int om_isend(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count count,
              MPI_Datatype type, int dest, int tag, int mode, struct MPI_ABI_Request **r_p,
@@ -211,10 +233,12 @@ static __attribute__((noinline)) int send_other(const void *buf, int count,
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
               MPI_Comm comm)
 {
-    const struct MPI_ABI_Datatype *t = world_plain_type(datatype, count, comm);
-    if (t && (unsigned)dest < (unsigned)om_g.world_size && tag >= 0) {
-        ordo_status_t st = ordo_send(om_comm_world.oc, (const char *)buf + t->lb,
-                                     (size_t)count * t->size, dest, tag);
+    const struct MPI_ABI_Datatype *t = plain_type(datatype, count);
+    struct MPI_ABI_Comm *c;
+    int n;
+    if (t && (c = plain_comm(comm, &n, NULL)) && (unsigned)dest < (unsigned)n && tag >= 0) {
+        ordo_status_t st =
+            ordo_send(c->oc, (const char *)buf + t->lb, (size_t)count * t->size, dest, tag);
         return st == ORDO_OK ? MPI_SUCCESS : om_comm_failed(comm, st, "MPI_Send");
     }
     return send_other(buf, count, datatype, dest, tag, comm);
@@ -339,34 +363,38 @@ isend_mode(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int ta
     }                                                                                      \
     OM_ALIAS(NAME)
 
-/* What isend_world does when ordo refused the send or its request cannot
+/* What isend_plain does when ordo refused the send or its request cannot
  * be the handle (never: ordo's requests are aligned). */
-static __attribute__((noinline, cold)) int isend_world_rest(ordo_status_t st, ordo_request_h o,
+static __attribute__((noinline, cold)) int isend_plain_rest(ordo_status_t st, ordo_request_h o,
+                                                            int slot, MPI_Comm comm,
                                                             MPI_Request *request)
 {
     if (st != ORDO_OK && st != ORDO_INPROGRESS)
-        return om_comm_failed(MPI_COMM_WORLD, st, "MPI_Isend");
-    return hand_out(o, 0, OM_REQ_SEND, MPI_COMM_WORLD, request, "MPI_Isend");
+        return om_comm_failed(comm, st, "MPI_Isend");
+    return hand_out(o, slot, OM_REQ_SEND, comm, request, "MPI_Isend");
 }
 
-/* MPI_Isend's message-rate case, as irecv_world: 1 sent, *rc its outcome;
- * 0: isend_mode takes it. */
+/* MPI_Isend's short way (plain_type): 1 sent, *rc its outcome; 0:
+ * isend_mode takes it.  ordo's request is the handle (direct.c). */
 static inline __attribute__((always_inline)) int
-isend_world(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+isend_plain(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
             MPI_Request *request, int *rc)
 {
-    const struct MPI_ABI_Datatype *t = world_plain_type(type, count, comm);
-    if (!t || !request || (unsigned)dest >= (unsigned)om_g.world_size || tag < 0)
+    const struct MPI_ABI_Datatype *t = plain_type(type, count);
+    struct MPI_ABI_Comm *c;
+    int n, slot;
+    if (!t || !request || !(c = plain_comm(comm, &n, &slot)) || (unsigned)dest >= (unsigned)n ||
+        tag < 0)
         return 0;
     ordo_request_h o = NULL;
-    ordo_status_t st = ordo_send_nb(om_comm_world.oc, (const char *)buf + t->lb,
-                                    (size_t)count * t->size, dest, tag, &o);
-    MPI_Request h = o ? om_direct_handle(o, 0) : &om_send_done;   /* NULL: gone at once */
+    ordo_status_t st =
+        ordo_send_nb(c->oc, (const char *)buf + t->lb, (size_t)count * t->size, dest, tag, &o);
+    MPI_Request h = o ? om_direct_handle(o, slot) : &om_send_done;   /* NULL: gone at once */
     if (__builtin_expect((st == ORDO_OK || st == ORDO_INPROGRESS) && h, 1)) {
         *request = h;
         *rc = MPI_SUCCESS;
     } else {
-        *rc = isend_world_rest(st, o, request);
+        *rc = isend_plain_rest(st, o, slot, comm, request);
     }
     return 1;
 }
@@ -383,7 +411,7 @@ int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                MPI_Comm comm, MPI_Request *request)
 {
     int rc;
-    if (isend_world(buf, count, datatype, dest, tag, comm, request, &rc))
+    if (isend_plain(buf, count, datatype, dest, tag, comm, request, &rc))
         return rc;
     return isend_other(buf, count, datatype, dest, tag, comm, request);
 }
@@ -499,11 +527,14 @@ static __attribute__((noinline)) int recv_other(void *buf, int count, MPI_Dataty
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Status *status)
 {
-    const struct MPI_ABI_Datatype *t = world_plain_type(datatype, count, comm);
-    if (t && (source == MPI_ANY_SOURCE || (unsigned)source < (unsigned)om_g.world_size) &&
+    const struct MPI_ABI_Datatype *t = plain_type(datatype, count);
+    struct MPI_ABI_Comm *c;
+    int n;
+    if (t && (c = plain_comm(comm, &n, NULL)) &&
+        (source == MPI_ANY_SOURCE || (unsigned)source < (unsigned)n) &&
         (tag >= 0 || tag == MPI_ANY_TAG))
-        return recv_direct(&om_comm_world, comm, (char *)buf + t->lb, (size_t)count * t->size,
-                           source, tag, status, "MPI_Recv");
+        return recv_direct(c, comm, (char *)buf + t->lb, (size_t)count * t->size, source, tag,
+                           status, "MPI_Recv");
     return recv_other(buf, count, datatype, source, tag, comm, status);
 }
 OM_ALIAS(Recv)
@@ -515,16 +546,17 @@ int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
 }
 OM_ALIAS(Recv_c)
 
-/* What irecv_world does when ordo refused the receive or its request
+/* What irecv_plain does when ordo refused the receive or its request
  * cannot be the handle (never: ordo's requests are aligned). */
-static __attribute__((noinline, cold)) int irecv_world_rest(ordo_status_t st, ordo_request_h o,
-                                                            MPI_Comm comm, MPI_Request *request)
+static __attribute__((noinline, cold)) int irecv_plain_rest(ordo_status_t st, ordo_request_h o,
+                                                            int slot, MPI_Comm comm,
+                                                            MPI_Request *request)
 {
     if (st != ORDO_OK && st != ORDO_INPROGRESS)
         return om_comm_failed(comm, st, "MPI_Irecv");
     if (o == NULL)
         return om_comm_error(comm, MPI_ERR_INTERN, "MPI_Irecv", "no request for the receive");
-    return hand_out(o, 0, OM_REQ_RECV, comm, request, "MPI_Irecv");
+    return hand_out(o, slot, OM_REQ_RECV, comm, request, "MPI_Irecv");
 }
 
 /* inlined into each caller: a window of receives pays one call a receive */
@@ -559,31 +591,30 @@ irecv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MP
     return rc;
 }
 
-/* The message-rate case in as few steps as its checks allow: world, a
- * contiguous predefined type (its size times an int count cannot
- * overflow), a rank of world or MPI_ANY_SOURCE, a tag or MPI_ANY_TAG,
- * below MPI_THREAD_MULTIPLE; ordo's request is the handle.  1: posted, *rc
- * its outcome; 0: irecv_any takes it (and names what is wrong). */
+/* MPI_Irecv's short way (plain_type): a rank of the communicator or
+ * MPI_ANY_SOURCE, a tag or MPI_ANY_TAG; ordo's request is the handle.  1:
+ * posted, *rc its outcome; 0: irecv_any takes it. */
 static inline __attribute__((always_inline)) int
-irecv_world(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+irecv_plain(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
             MPI_Request *request, int *rc)
 {
-    const struct MPI_ABI_Datatype *t = world_plain_type(type, count, comm);
-    if (!t || !request ||
-        (source != MPI_ANY_SOURCE && (unsigned)source >= (unsigned)om_g.world_size) ||
+    const struct MPI_ABI_Datatype *t = plain_type(type, count);
+    struct MPI_ABI_Comm *c;
+    int n, slot;
+    if (!t || !request || !(c = plain_comm(comm, &n, &slot)) ||
+        (source != MPI_ANY_SOURCE && (unsigned)source >= (unsigned)n) ||
         (tag < 0 && tag != MPI_ANY_TAG))
         return 0;
     ordo_request_h o = NULL;
-    ordo_status_t st = ordo_recv_nb(om_comm_world.oc, (char *)buf + t->lb,
-                                    (size_t)count * t->size,
+    ordo_status_t st = ordo_recv_nb(c->oc, (char *)buf + t->lb, (size_t)count * t->size,
                                     source == MPI_ANY_SOURCE ? ORDO_ANY_SOURCE : source,
                                     tag == MPI_ANY_TAG ? ORDO_ANY_TAG : tag, &o);
-    MPI_Request h = om_direct_handle(o, 0);
+    MPI_Request h = om_direct_handle(o, slot);
     if (__builtin_expect((st == ORDO_OK || st == ORDO_INPROGRESS) && o && h, 1)) {
         *request = h;
         *rc = MPI_SUCCESS;
     } else {
-        *rc = irecv_world_rest(st, o, comm, request);
+        *rc = irecv_plain_rest(st, o, slot, comm, request);
     }
     return 1;
 }
@@ -600,7 +631,7 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                MPI_Request *request)
 {
     int rc;
-    if (irecv_world(buf, count, datatype, source, tag, comm, request, &rc))
+    if (irecv_plain(buf, count, datatype, source, tag, comm, request, &rc))
         return rc;
     return irecv_other(buf, count, datatype, source, tag, comm, request);
 }

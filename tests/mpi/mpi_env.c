@@ -159,6 +159,25 @@ static void errors(void)
     handler_calls = 0;
     rc = MPI_Send(&x, 1, MPI_INT, np + 1, 0, dup);
     CHECK(handler_calls == 1 && class_of(handler_code) == MPI_ERR_RANK && rc == handler_code);
+    /* a duplicate's ranks are world's: once its first immediate call took
+     * its slot, its sends and receives take the short way, and what goes
+     * wrong still reaches its own handler */
+    MPI_Request dq[2];
+    OK(MPI_Irecv(&x, 1, MPI_INT, me_env, 21, dup, &dq[0]));
+    OK(MPI_Isend(&x, 1, MPI_INT, me_env, 21, dup, &dq[1]));
+    OK(MPI_Waitall(2, dq, MPI_STATUSES_IGNORE));
+    OK(MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, dup, &dq[0]));
+    OK(MPI_Send(&x, 1, MPI_INT, me_env, 22, dup));
+    OK(MPI_Wait(&dq[0], &pst));
+    CHECK(pst.MPI_SOURCE == me_env && pst.MPI_TAG == 22);
+    handler_calls = 0;
+    rc = MPI_Isend(&x, 1, MPI_INT, np, 0, dup, &dq[0]);
+    CHECK(handler_calls == 1 && class_of(handler_code) == MPI_ERR_RANK && rc == handler_code);
+    rc = MPI_Irecv(&x, 1, MPI_INT, 0, -4, dup, &dq[0]);
+    CHECK(handler_calls == 2 && class_of(handler_code) == MPI_ERR_TAG && rc == handler_code);
+    rc = MPI_Recv(&x, 1, MPI_INT, np + 3, 0, dup, MPI_STATUS_IGNORE);
+    CHECK(handler_calls == 3 && class_of(handler_code) == MPI_ERR_RANK && rc == handler_code);
+    handler_calls = 1;
     OK(MPI_Comm_call_errhandler(dup, code));
     CHECK(handler_calls == 2 && handler_code == code);
     OK(MPI_Comm_free(&dup));
