@@ -28,8 +28,14 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+# Two free ports, held at once while the kernel picks them so that they
+# differ (one at a time, the same port can come back twice: slurmctld then
+# "talks with itself" and slurmd cannot bind).
+free_ports() {
+    python3 -c 'import socket
+a, b = socket.socket(), socket.socket()
+a.bind(("127.0.0.1", 0)); b.bind(("127.0.0.1", 0))
+print(a.getsockname()[1], b.getsockname()[1])'
 }
 host=$(hostname -s)
 mkdir -p "$dir/state" "$dir/spool" "$dir/munge" "$dir/tmp"
@@ -40,11 +46,12 @@ munged --foreground --force --num-threads=16 --key-file="$dir/munge/munge.key" -
     --pid-file="$dir/munge/pid" --log-file="$dir/munge/log" --seed-file="$dir/munge/seed" \
     >"$dir/munge/out" 2>&1 &
 pids+=($!)
+read -r ctld_port slurmd_port < <(free_ports)
 cat >"$dir/slurm.conf" <<CONF
 ClusterName=ordotest
 SlurmctldHost=$host(127.0.0.1)
-SlurmctldPort=$(free_port)
-SlurmdPort=$(free_port)
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
