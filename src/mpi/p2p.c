@@ -101,11 +101,10 @@ static inline const struct MPI_ABI_Datatype *plain_type(MPI_Datatype type, int c
 /* The communicator: world, or one whose ranks are world's (a duplicate, a
  * split that keeps world's order); for an immediate call (slot_p) only
  * once it has its direct slot, which its first one takes the general way.
- * *n_p its size.  NULL: the general way. */
-static inline struct MPI_ABI_Comm *plain_comm(MPI_Comm comm, int *n_p, int *slot_p)
+ * NULL: the general way. */
+static inline struct MPI_ABI_Comm *plain_comm(MPI_Comm comm, int *slot_p)
 {
     if (comm == MPI_COMM_WORLD) {
-        *n_p = om_g.world_size;
         if (slot_p)
             *slot_p = 0;
         return om_comm_world.magic == OM_MAGIC_COMM ? &om_comm_world : NULL;
@@ -116,8 +115,16 @@ static inline struct MPI_ABI_Comm *plain_comm(MPI_Comm comm, int *n_p, int *slot
     if (slot_p &&
         (*slot_p = atomic_load_explicit(&comm->direct_slot, memory_order_relaxed)) <= 0)
         return NULL;
-    *n_p = comm->group->size;
     return comm;
+}
+
+/* The peer and tag: a rank of c (or MPI_ANY_SOURCE for a receive; not
+ * MPI_PROC_NULL, which the general way completes at once) and a tag
+ * check_tag takes. */
+static inline int plain_peer_tag(const struct MPI_ABI_Comm *c, int peer, int tag, int recv)
+{
+    return ((recv && peer == MPI_ANY_SOURCE) || (unsigned)peer < (unsigned)peer_count(c)) &&
+           check_tag(tag, recv) == MPI_SUCCESS;
 }
 
 int om_isend(struct MPI_ABI_Comm *c, MPI_Comm comm, const void *buf, MPI_Count count,
@@ -235,8 +242,7 @@ int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 {
     const struct MPI_ABI_Datatype *t = plain_type(datatype, count);
     struct MPI_ABI_Comm *c;
-    int n;
-    if (t && (c = plain_comm(comm, &n, NULL)) && (unsigned)dest < (unsigned)n && tag >= 0) {
+    if (t && (c = plain_comm(comm, NULL)) && plain_peer_tag(c, dest, tag, 0)) {
         ordo_status_t st =
             ordo_send(c->oc, (const char *)buf + t->lb, (size_t)count * t->size, dest, tag);
         return st == ORDO_OK ? MPI_SUCCESS : om_comm_failed(comm, st, "MPI_Send");
@@ -363,15 +369,19 @@ isend_mode(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int ta
     }                                                                                      \
     OM_ALIAS(NAME)
 
-/* What isend_plain does when ordo refused the send or its request cannot
- * be the handle (never: ordo's requests are aligned). */
-static __attribute__((noinline, cold)) int isend_plain_rest(ordo_status_t st, ordo_request_h o,
-                                                            int slot, MPI_Comm comm,
-                                                            MPI_Request *request)
+/* After ordo was asked for an immediate send or receive of ours that is
+ * not done at once: its failure raised, else o handed out (hand_out).
+ * Apart, so that the short ways keep a small frame. */
+static __attribute__((noinline)) int hand_out_or_fail(ordo_status_t st, ordo_request_h o,
+                                                       int slot, enum om_req_kind kind,
+                                                       MPI_Comm comm, MPI_Request *request,
+                                                       const char *func)
 {
     if (st != ORDO_OK && st != ORDO_INPROGRESS)
-        return om_comm_failed(comm, st, "MPI_Isend");
-    return hand_out(o, slot, OM_REQ_SEND, comm, request, "MPI_Isend");
+        return om_comm_failed(comm, st, func);
+    if (o == NULL)   /* (never: a posted receive always has a request) */
+        return om_comm_error(comm, MPI_ERR_INTERN, func, "no request for the receive");
+    return hand_out(o, slot, kind, comm, request, func);
 }
 
 /* MPI_Isend's short way (plain_type): 1 sent, *rc its outcome; 0:
@@ -382,9 +392,8 @@ isend_plain(const void *buf, int count, MPI_Datatype type, int dest, int tag, MP
 {
     const struct MPI_ABI_Datatype *t = plain_type(type, count);
     struct MPI_ABI_Comm *c;
-    int n, slot;
-    if (!t || !request || !(c = plain_comm(comm, &n, &slot)) || (unsigned)dest >= (unsigned)n ||
-        tag < 0)
+    int slot;
+    if (!t || !request || !(c = plain_comm(comm, &slot)) || !plain_peer_tag(c, dest, tag, 0))
         return 0;
     ordo_request_h o = NULL;
     ordo_status_t st =
@@ -394,7 +403,7 @@ isend_plain(const void *buf, int count, MPI_Datatype type, int dest, int tag, MP
         *request = h;
         *rc = MPI_SUCCESS;
     } else {
-        *rc = isend_plain_rest(st, o, slot, comm, request);
+        *rc = hand_out_or_fail(st, o, slot, OM_REQ_SEND, comm, request, "MPI_Isend");
     }
     return 1;
 }
@@ -529,10 +538,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
 {
     const struct MPI_ABI_Datatype *t = plain_type(datatype, count);
     struct MPI_ABI_Comm *c;
-    int n;
-    if (t && (c = plain_comm(comm, &n, NULL)) &&
-        (source == MPI_ANY_SOURCE || (unsigned)source < (unsigned)n) &&
-        (tag >= 0 || tag == MPI_ANY_TAG))
+    if (t && (c = plain_comm(comm, NULL)) && plain_peer_tag(c, source, tag, 1))
         return recv_direct(c, comm, (char *)buf + t->lb, (size_t)count * t->size, source, tag,
                            status, "MPI_Recv");
     return recv_other(buf, count, datatype, source, tag, comm, status);
@@ -545,19 +551,6 @@ int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
     return recv_any(buf, count, datatype, source, tag, comm, status, "MPI_Recv_c");
 }
 OM_ALIAS(Recv_c)
-
-/* What irecv_plain does when ordo refused the receive or its request
- * cannot be the handle (never: ordo's requests are aligned). */
-static __attribute__((noinline, cold)) int irecv_plain_rest(ordo_status_t st, ordo_request_h o,
-                                                            int slot, MPI_Comm comm,
-                                                            MPI_Request *request)
-{
-    if (st != ORDO_OK && st != ORDO_INPROGRESS)
-        return om_comm_failed(comm, st, "MPI_Irecv");
-    if (o == NULL)
-        return om_comm_error(comm, MPI_ERR_INTERN, "MPI_Irecv", "no request for the receive");
-    return hand_out(o, slot, OM_REQ_RECV, comm, request, "MPI_Irecv");
-}
 
 /* inlined into each caller: a window of receives pays one call a receive */
 static inline __attribute__((always_inline)) int
@@ -578,11 +571,7 @@ irecv_any(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MP
         ordo_status_t st = ordo_recv_nb(c->oc, (char *)buf + t->lb, bytes,
                                         ordo_source(c, source), ordo_tag(tag), &o);
         om_post_unlock();
-        if (st != ORDO_OK && st != ORDO_INPROGRESS)
-            return om_comm_failed(comm, st, func);
-        if (o == NULL)   /* (never: a posted receive always has a request) */
-            return om_comm_error(comm, MPI_ERR_INTERN, func, "no request for the receive");
-        return hand_out(o, slot, OM_REQ_RECV, comm, request, func);
+        return hand_out_or_fail(st, o, slot, OM_REQ_RECV, comm, request, func);
     }
     struct MPI_ABI_Request *r;
     int rc = om_irecv(c, comm, buf, count, type, source, tag, &r, func);
@@ -600,10 +589,8 @@ irecv_plain(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Co
 {
     const struct MPI_ABI_Datatype *t = plain_type(type, count);
     struct MPI_ABI_Comm *c;
-    int n, slot;
-    if (!t || !request || !(c = plain_comm(comm, &n, &slot)) ||
-        (source != MPI_ANY_SOURCE && (unsigned)source >= (unsigned)n) ||
-        (tag < 0 && tag != MPI_ANY_TAG))
+    int slot;
+    if (!t || !request || !(c = plain_comm(comm, &slot)) || !plain_peer_tag(c, source, tag, 1))
         return 0;
     ordo_request_h o = NULL;
     ordo_status_t st = ordo_recv_nb(c->oc, (char *)buf + t->lb, (size_t)count * t->size,
@@ -614,7 +601,7 @@ irecv_plain(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Co
         *request = h;
         *rc = MPI_SUCCESS;
     } else {
-        *rc = irecv_plain_rest(st, o, slot, comm, request);
+        *rc = hand_out_or_fail(st, o, slot, OM_REQ_RECV, comm, request, "MPI_Irecv");
     }
     return 1;
 }

@@ -471,6 +471,13 @@ ORDO_API ordo_status_t ordo_epoch_test(ordo_region_h region, int *done_p)
 
 /* ------------------------------------------------------------ flush */
 
+/* Inside a passive-target epoch (lock or lock_all) to rank, or, for -1, to
+ * some rank. */
+static inline int passive_epoch_to(const struct rma_epoch *ep, int rank)
+{
+    return ep->lock_all || (rank < 0 ? ep->nlocked != 0 : ep->lock[rank] != 0);
+}
+
 /* rank: the one to flush, or -1 for every rank locked (the _all forms). */
 static ordo_status_t flush_common(ordo_region_h region, const char *call, int rank,
                                   int local_only)
@@ -480,7 +487,7 @@ static ordo_status_t flush_common(ordo_region_h region, const char *call, int ra
         return ORDO_OK;
     if (rank >= 0 && !ordo_region_spans(region, rank))
         return ORDO_ERR_INVALID_RANK;
-    if (!ep->lock_all && (rank < 0 ? ep->nlocked == 0 : !ep->lock[rank]))
+    if (!passive_epoch_to(ep, rank))
         return epoch_misuse(region, call,
                             "outside a passive-target epoch (lock or lock_all) to the rank");
     int taken = ordo_stream_lock(ordo_ctx->default_stream);
@@ -513,9 +520,10 @@ static ORDO_INLINE int flush_fast(ordo_region_h region, int rank)
                       (ordo_threads_mode == ORDO_THREADS_CHECK && !ordo_threads_on_initial())) ||
         region == NULL || region->magic != ORDO_MAGIC_REGION || (ep = region->epoch) == NULL)
         return 0;
-    if (rank == FLUSH_ALL ? !ep->lock_all && ep->nlocked == 0
-                          : rank < 0 || rank >= ordo_ctx->size ||
-                                !ordo_region_spans(region, rank) || !(ep->lock_all || ep->lock[rank]))
+    if (rank != FLUSH_ALL &&
+        (rank < 0 || rank >= ordo_ctx->size || !ordo_region_spans(region, rank)))
+        return 0;
+    if (!passive_epoch_to(ep, rank))
         return 0;
     if (__atomic_load_n(&region->slow_ops, __ATOMIC_ACQUIRE) != 0)
         return 0;
