@@ -80,6 +80,7 @@ int om_runtime_up(int required, int *provided, const char *func)
     om_g.last_error_class = MPI_ERR_LASTCODE;   /* added ones go above it */
     main_thread = pthread_self();
     om_types_init();
+    om_rma_init();
     om_g.running = 1;   /* the communicators' calls check it */
     int rc = om_comms_init();
     if (rc != MPI_SUCCESS) {

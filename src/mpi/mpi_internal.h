@@ -244,6 +244,16 @@ struct MPI_ABI_Win {
     MPI_Info       info;
     om_attr_t     *attrs;
     char           name[MPI_MAX_OBJECT_NAME];
+    /* The short way of small puts and gets (rma.c): per window rank, its
+     * memory where it is mapped here (asked of ordo once), and the passive
+     * epochs this rank opened (set once ordo opened them, cleared before
+     * ordo closes them) */
+    struct om_direct { char *base; size_t size; int asked; } *direct;
+    uint8_t       *locked;
+    int            lock_all;
+    /* operations were handed to ordo since ordo last completed them all
+     * (flush_all, unlock_all, fence): until then a flush asks it */
+    int            through_ordo;
 };
 
 /* A matched message (MPI_Mprobe): the message is received at once into
@@ -267,6 +277,8 @@ typedef struct om_state {
     int world_rank, world_size;
     void *main_thread;
     int next_keyval;
+    int direct_pins;              /* peers' windows mapped for good (rma.c) */
+    size_t direct_max;            /* the largest put or get copied that way */
     int last_error_class;       /* MPI_Add_error_class */
 } om_state_t;
 
@@ -743,6 +755,7 @@ static inline struct MPI_ABI_Win *om_win(MPI_Win win)
     return win;
 }
 int om_win_failed(MPI_Win win, ordo_status_t st, const char *func);
+void om_rma_init(void);   /* the short way's limit, once ordo is up */
 
 /* The first checks of a call on a communicator or a window: the library is
  * up (else MPI_ERR_OTHER, said on stderr), and the handle is one (else the

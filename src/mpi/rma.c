@@ -122,6 +122,7 @@ static int xfer(int is_put, void *obuf, MPI_Count ocount, MPI_Datatype otype, in
                 MPI_Request *request, const char *func)
 {
     OM_WIN_ARG(w, win, func);
+    w->through_ordo = 1;
     struct MPI_ABI_Datatype *ot = NULL, *tt = NULL;
     size_t bytes = 0, off = 0;
     int world = 0, rc;
@@ -180,6 +181,60 @@ static int xfer(int is_put, void *obuf, MPI_Count ocount, MPI_Datatype otype, in
     return st == ORDO_OK ? MPI_SUCCESS : rma_failed(win, st, func);
 }
 
+/* Puts and gets of up to this many bytes to a rank whose window memory is
+ * mapped here, inside a lock or lock_all epoch, are the CPU's copy to or
+ * from that mapping (ordo_region_ptr), as ordo's own short way would make
+ * them: it copies below its smallest PIO limit too, so nothing it would hand
+ * an offload engine goes this way.  Such an operation is complete when it
+ * returns, and a flush then finds nothing of the window's pending in ordo. */
+#define DIRECT_MAX 4096
+/* Mappings asked for this way stay until their window is freed, outside
+ * ordo's attach cache: at most this many in a process. */
+#define DIRECT_PINS_MAX 256
+
+/* The limit in this job: lower where the program set ordo's PIO limit or
+ * its streaming-store threshold lower, so that ordo's choices for those
+ * sizes stand (a setting's value leads its description). */
+static size_t setting_bytes(const char *name)
+{
+    char text[256];
+    if (ordo_setting_describe(name, text, sizeof(text)) != ORDO_OK)
+        return 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    return end == text ? SIZE_MAX : (size_t)v;
+}
+
+void om_rma_init(void)
+{
+    size_t max = DIRECT_MAX, pio = setting_bytes("ORDO_PIO_MAX"),
+           stream = setting_bytes("ORDO_STREAM_MIN");
+    if (pio < max)
+        max = pio;
+    if (stream <= max)
+        max = stream ? stream - 1 : 0;
+    om_g.direct_max = max;
+}
+
+/* The first time a rank is a direct target: where its memory is mapped,
+ * if it is (0 size where not, and the way through ordo from then on). */
+static __attribute__((noinline)) void direct_ask(struct MPI_ABI_Win *w, int rank)
+{
+    struct om_direct *d = &w->direct[rank];
+    d->asked = 1;
+    if (om_g.direct_pins >= DIRECT_PINS_MAX)
+        return;
+    int world = w->group->ranks[rank];
+    void *p = NULL;
+    size_t size = 0;
+    if (ordo_region_size(w->region, world, &size) != ORDO_OK || size == 0 ||
+        ordo_region_ptr(w->region, world, &p) != ORDO_OK || p == NULL)
+        return;
+    d->base = p;
+    d->size = size;
+    om_g.direct_pins++;
+}
+
 /* The common case, checked and issued in a few steps: the same contiguous
  * type on both sides, a rank of the window, a displacement inside what
  * memory can address.  1: issued (*rc its outcome); 0: take the general
@@ -196,6 +251,21 @@ static inline int xfer_fast(int is_put, void *obuf, MPI_Count ocount, MPI_Dataty
         rank >= w->group->size || disp < 0 ||
         __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off))
         return 0;
+    if (bytes <= om_g.direct_max && w->locked && (w->lock_all | w->locked[rank]) &&
+        om_g.thread_level != MPI_THREAD_MULTIPLE) {
+        struct om_direct *d = &w->direct[rank];
+        if (__builtin_expect(!d->asked, 0))
+            direct_ask(w, rank);
+        if (off <= d->size && bytes <= d->size - off) {
+            if (is_put)
+                memcpy(d->base + off, obuf, bytes);
+            else
+                memcpy(obuf, d->base + off, bytes);
+            *rc = MPI_SUCCESS;
+            return 1;
+        }
+    }
+    w->through_ordo = 1;
     int world = w->group->ranks[rank];
     ordo_status_t st = is_put ? ordo_put_nbi(w->data, obuf, bytes, w->region, world, off, 0)
                               : ordo_get_nb(w->data, obuf, bytes, w->region, world, off, 0, NULL);
@@ -370,6 +440,7 @@ static int accumulate(const void *obuf, MPI_Count ocount, MPI_Datatype otype, vo
                       MPI_Request *request, const char *func)
 {
     OM_WIN_ARG(w, win, func);
+    w->through_ordo = 1;
     struct MPI_ABI_Datatype *tt = om_type(ttype), *ot = NULL, *rt = NULL;
     int rc = om_check_buffer(NULL, tcount, ttype, &tt);
     if (rc == MPI_SUCCESS && op != MPI_NO_OP)
@@ -487,6 +558,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
 {
     const char *func = "MPI_Compare_and_swap";
     OM_WIN_ARG(w, win, func);
+    w->through_ordo = 1;
     struct MPI_ABI_Datatype *t = om_type(datatype);
     if (!t || !t->predefined || !origin_addr || !compare_addr || !result_addr)
         return rma_error(win, t ? MPI_ERR_ARG : MPI_ERR_TYPE, func,

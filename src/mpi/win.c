@@ -148,6 +148,10 @@ static int win_make(int kind, void *base, MPI_Aint size, int disp_unit, MPI_Info
                 : kind == W_ALLOCATE ? MPI_WIN_FLAVOR_ALLOCATE
                 : kind == W_SHARED   ? MPI_WIN_FLAVOR_SHARED
                                      : MPI_WIN_FLAVOR_DYNAMIC;
+    if (kind != W_DYNAMIC) {   /* without them, puts and gets go through ordo alone */
+        w->direct = calloc((size_t)c->group->size, sizeof(*w->direct));
+        w->locked = calloc((size_t)c->group->size, 1);
+    }
     w->model = MPI_WIN_UNIFIED;
     w->errh = MPI_ERRORS_ARE_FATAL;
     om_info_dup_of(info, &w->info);
@@ -341,6 +345,8 @@ int PMPI_Win_free(MPI_Win *win)
     om_info_release(w->info);
     free(w->units);
     free(w->sizes);
+    free(w->direct);
+    free(w->locked);
     w->magic = OM_MAGIC_DEAD;
     free(w);
     *win = MPI_WIN_NULL;
@@ -488,12 +494,21 @@ static int sync_done(MPI_Win win, ordo_status_t st, const char *func)
     return st == ORDO_OK ? MPI_SUCCESS : om_win_failed(win, st, func);
 }
 
+/* What ordo completed: every operation of the window, none left pending
+ * (flush_direct) */
+static int all_done(MPI_Win win, ordo_status_t st, const char *func)
+{
+    if (st == ORDO_OK)
+        om_win(win)->through_ordo = 0;
+    return sync_done(win, st, func);
+}
+
 int PMPI_Win_fence(int mpi_assert, MPI_Win win)
 {
     OM_WIN_ARG(w, win, "MPI_Win_fence");
     if (!assert_ok(mpi_assert))
         return win_error(win, MPI_ERR_ASSERT, "MPI_Win_fence", "unknown assert bits");
-    return sync_done(win, ordo_epoch_fence(w->region, asserts_of(mpi_assert)), "MPI_Win_fence");
+    return all_done(win, ordo_epoch_fence(w->region, asserts_of(mpi_assert)), "MPI_Win_fence");
 }
 OM_ALIAS(Win_fence)
 
@@ -580,11 +595,12 @@ int PMPI_Win_lock(int lock_type, int rank, int mpi_assert, MPI_Win win)
         return win_error(win, MPI_ERR_RANK, "MPI_Win_lock", "no such rank");
     if (!assert_ok(mpi_assert))
         return win_error(win, MPI_ERR_ASSERT, "MPI_Win_lock", "unknown assert bits");
-    return sync_done(win, ordo_epoch_lock(w->region, lock_type == MPI_LOCK_SHARED
-                                                         ? ORDO_LOCK_SHARED
-                                                         : ORDO_LOCK_EXCLUSIVE,
-                                          t, asserts_of(mpi_assert)),
-                     "MPI_Win_lock");
+    ordo_status_t st = ordo_epoch_lock(
+        w->region, lock_type == MPI_LOCK_SHARED ? ORDO_LOCK_SHARED : ORDO_LOCK_EXCLUSIVE, t,
+        asserts_of(mpi_assert));
+    if (st == ORDO_OK && t >= 0 && w->locked)
+        w->locked[rank] = 1;
+    return sync_done(win, st, "MPI_Win_lock");
 }
 OM_ALIAS(Win_lock)
 
@@ -594,6 +610,8 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
     int t = target_of(w, rank);
     if (t == -100)
         return win_error(win, MPI_ERR_RANK, "MPI_Win_unlock", "no such rank");
+    if (t >= 0 && w->locked)
+        w->locked[rank] = 0;
     return sync_done(win, ordo_epoch_unlock(w->region, t), "MPI_Win_unlock");
 }
 OM_ALIAS(Win_unlock)
@@ -603,21 +621,46 @@ int PMPI_Win_lock_all(int mpi_assert, MPI_Win win)
     OM_WIN_ARG(w, win, "MPI_Win_lock_all");
     if (!assert_ok(mpi_assert))
         return win_error(win, MPI_ERR_ASSERT, "MPI_Win_lock_all", "unknown assert bits");
-    return sync_done(win, ordo_epoch_lock_all(w->region, asserts_of(mpi_assert)),
-                     "MPI_Win_lock_all");
+    ordo_status_t st = ordo_epoch_lock_all(w->region, asserts_of(mpi_assert));
+    if (st == ORDO_OK)
+        w->lock_all = 1;
+    return sync_done(win, st, "MPI_Win_lock_all");
 }
 OM_ALIAS(Win_lock_all)
 
 int PMPI_Win_unlock_all(MPI_Win win)
 {
     OM_WIN_ARG(w, win, "MPI_Win_unlock_all");
-    return sync_done(win, ordo_epoch_unlock_all(w->region), "MPI_Win_unlock_all");
+    w->lock_all = 0;
+    return all_done(win, ordo_epoch_unlock_all(w->region), "MPI_Win_unlock_all");
 }
 OM_ALIAS(Win_unlock_all)
+
+/* A flush of a window none of whose operations went through ordo since
+ * ordo last completed them all (rma.c's direct puts and gets, complete on
+ * issue), to a rank inside a lock or lock_all epoch (FLUSH_ALL: lock_all),
+ * below MPI_THREAD_MULTIPLE: a full fence, for the stores to be seen before
+ * what the program does next.  1: done. */
+#define FLUSH_ALL (-1)
+static inline int flush_direct(MPI_Win win, int rank)
+{
+    struct MPI_ABI_Win *w = om_win(win);
+    if (!om_up() || !w || w->through_ordo || !w->locked ||
+        om_g.thread_level == MPI_THREAD_MULTIPLE)
+        return 0;
+    if (rank == FLUSH_ALL ? !w->lock_all
+                          : (unsigned)rank >= (unsigned)w->group->size ||
+                                !(w->lock_all | w->locked[rank]))
+        return 0;
+    atomic_thread_fence(memory_order_seq_cst);
+    return 1;
+}
 
 #define FLUSH(NAME, CALL)                                                         \
     int PMPI_Win_##NAME(int rank, MPI_Win win)                                    \
     {                                                                             \
+        if (flush_direct(win, rank))                                              \
+            return MPI_SUCCESS;                                                   \
         OM_WIN_ARG(w, win, "MPI_Win_" #NAME);                                     \
         int t = target_of(w, rank);                                               \
         if (t == -100)                                                            \
@@ -631,13 +674,17 @@ FLUSH(flush_local, ordo_epoch_flush_local)
 
 int PMPI_Win_flush_all(MPI_Win win)
 {
+    if (flush_direct(win, FLUSH_ALL))
+        return MPI_SUCCESS;
     OM_WIN_ARG(w, win, "MPI_Win_flush_all");
-    return sync_done(win, ordo_epoch_flush_all(w->region), "MPI_Win_flush_all");
+    return all_done(win, ordo_epoch_flush_all(w->region), "MPI_Win_flush_all");
 }
 OM_ALIAS(Win_flush_all)
 
 int PMPI_Win_flush_local_all(MPI_Win win)
 {
+    if (flush_direct(win, FLUSH_ALL))
+        return MPI_SUCCESS;
     OM_WIN_ARG(w, win, "MPI_Win_flush_local_all");
     return sync_done(win, ordo_epoch_flush_local_all(w->region), "MPI_Win_flush_local_all");
 }

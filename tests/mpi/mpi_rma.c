@@ -81,6 +81,73 @@ static void passive_create(void)
     free(mem);
 }
 
+/* Small puts and gets in lock epochs to memory mapped here are the CPU's
+ * copies (the short way), larger ones and accumulates ordo's operations: a
+ * flush completes either, and outside an epoch both fail alike. */
+static void passive_direct(void)
+{
+    enum { N = 2048 };   /* ints: 8 KiB, past the short way's 4 KiB */
+    int *mine = NULL;
+    MPI_Win win;
+    OK(MPI_Win_allocate(N * (MPI_Aint)sizeof(int), sizeof(int), MPI_INFO_NULL,
+                        MPI_COMM_WORLD, &mine, &win));
+    OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    for (int i = 0; i < N; i++)
+        mine[i] = -1;
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    int *src = malloc(N * sizeof(int)), *back = malloc(N * sizeof(int));
+    for (int i = 0; i < N; i++)
+        src[i] = me * 100000 + i;
+    OK(MPI_Win_lock_all(0, win));
+    OK(MPI_Put(src, 1, MPI_INT, right, 0, 1, MPI_INT, win));             /* 4 B */
+    OK(MPI_Put(src + 1, 1023, MPI_INT, right, 1, 1023, MPI_INT, win));   /* 4 KiB - 4 */
+    OK(MPI_Put(src + 1024, 1024, MPI_INT, right, 1024, 1024, MPI_INT, win));
+    OK(MPI_Win_flush(right, win));
+    OK(MPI_Get(back, 1024, MPI_INT, right, 0, 1024, MPI_INT, win));
+    OK(MPI_Get(back + 1024, 1024, MPI_INT, right, 1024, 1024, MPI_INT, win));
+    OK(MPI_Win_flush_local_all(win));
+    int same = 1;
+    for (int i = 0; i < N; i++)
+        same &= back[i] == src[i];
+    CHECK(same);
+    /* an accumulate goes through ordo; the flush after it asks ordo */
+    int one = 1, got = 0;
+    OK(MPI_Accumulate(&one, 1, MPI_INT, right, 5, 1, MPI_INT, MPI_SUM, win));
+    OK(MPI_Win_flush(right, win));
+    OK(MPI_Get(&got, 1, MPI_INT, right, 5, 1, MPI_INT, win));
+    OK(MPI_Win_flush_all(win));
+    CHECK(got == src[5] + 1);
+    CHECK(class_of(MPI_Put(src, 1, MPI_INT, right, N, 1, MPI_INT, win)) == MPI_ERR_RMA_RANGE);
+    CHECK(class_of(MPI_Get(back, 2, MPI_INT, right, N - 1, 2, MPI_INT, win)) ==
+          MPI_ERR_RMA_RANGE);
+    CHECK(class_of(MPI_Put(src, 1, MPI_INT, np, 0, 1, MPI_INT, win)) == MPI_ERR_RANK);
+    CHECK(class_of(MPI_Win_flush(np, win)) == MPI_ERR_RANK);
+    OK(MPI_Win_unlock_all(win));
+    /* the epoch is over: no short way */
+    CHECK(class_of(MPI_Put(src, 1, MPI_INT, right, 0, 1, MPI_INT, win)) == MPI_ERR_RMA_SYNC);
+    CHECK(class_of(MPI_Get(back, 1, MPI_INT, right, 0, 1, MPI_INT, win)) == MPI_ERR_RMA_SYNC);
+    CHECK(class_of(MPI_Win_flush(right, win)) == MPI_ERR_RMA_SYNC);
+    CHECK(class_of(MPI_Win_flush_all(win)) == MPI_ERR_RMA_SYNC);
+    /* a lock reaches its rank alone */
+    OK(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+    OK(MPI_Put(src, 2, MPI_INT, right, 0, 2, MPI_INT, win));
+    if (np > 2)
+        CHECK(class_of(MPI_Put(src, 1, MPI_INT, left, 0, 1, MPI_INT, win)) == MPI_ERR_RMA_SYNC);
+    OK(MPI_Win_flush(right, win));
+    OK(MPI_Win_unlock(right, win));
+    CHECK(class_of(MPI_Put(src, 1, MPI_INT, right, 0, 1, MPI_INT, win)) == MPI_ERR_RMA_SYNC);
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, win));
+    same = 1;
+    for (int i = 0; i < N; i++)
+        same &= mine[i] == left * 100000 + i + (i == 5);
+    OK(MPI_Win_unlock(me, win));
+    CHECK(same);
+    OK(MPI_Win_free(&win));
+    free(src);
+    free(back);
+}
+
 static void accumulates(void)
 {
     struct cell {
@@ -329,6 +396,7 @@ int main(int argc, char **argv)
     left = (me - 1 + np) % np;
     fence_allocate();
     passive_create();
+    passive_direct();
     accumulates();
     pscw();
     shared();
