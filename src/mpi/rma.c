@@ -181,20 +181,23 @@ static int xfer(int is_put, void *obuf, MPI_Count ocount, MPI_Datatype otype, in
     return st == ORDO_OK ? MPI_SUCCESS : rma_failed(win, st, func);
 }
 
-/* Puts and gets of up to this many bytes to a rank whose window memory is
- * mapped here, inside a lock or lock_all epoch, are the CPU's copy to or
- * from that mapping (ordo_region_ptr), as ordo's own short way would make
- * them: it copies below its smallest PIO limit too, so nothing it would hand
- * an offload engine goes this way.  Such an operation is complete when it
- * returns, and a flush then finds nothing of the window's pending in ordo. */
-#define DIRECT_MAX 4096
+/* Puts and gets to a rank whose window memory is mapped here, inside a
+ * lock or lock_all epoch, are the CPU's copy to or from that mapping
+ * (ordo_region_ptr), as ordo's own short way would make them: up to the
+ * PIO limit ordo applies to a run of transfers (every size where no
+ * offload engine runs), below its streaming-store threshold, so nothing
+ * ordo would hand an engine or stream goes this way, and at most this
+ * much, where the call's own cost no longer shows.  Such an operation is
+ * complete when it returns, and a flush then finds nothing of the
+ * window's pending in ordo. */
+#define DIRECT_MAX (64 * 1024)
 /* Mappings asked for this way stay until their window is freed, outside
  * ordo's attach cache: at most this many in a process. */
 #define DIRECT_PINS_MAX 256
 
-/* The limit in this job: lower where the program set ordo's PIO limit or
- * its streaming-store threshold lower, so that ordo's choices for those
- * sizes stand (a setting's value leads its description). */
+/* The limit in this job, from ordo's PIO limit and streaming-store
+ * threshold as set or chosen (a number leads the description of each; the
+ * PIO limit's reads "every size" where no engine runs). */
 static size_t setting_bytes(const char *name)
 {
     char text[256];

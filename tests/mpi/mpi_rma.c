@@ -86,7 +86,7 @@ static void passive_create(void)
  * flush completes either, and outside an epoch both fail alike. */
 static void passive_direct(void)
 {
-    enum { N = 2048 };   /* ints: 8 KiB, past the short way's 4 KiB */
+    enum { N = 20480 };   /* ints: 80 KiB, past the short way's 64 KiB at most */
     int *mine = NULL;
     MPI_Win win;
     OK(MPI_Win_allocate(N * (MPI_Aint)sizeof(int), sizeof(int), MPI_INFO_NULL,
@@ -101,10 +101,10 @@ static void passive_direct(void)
     OK(MPI_Win_lock_all(0, win));
     OK(MPI_Put(src, 1, MPI_INT, right, 0, 1, MPI_INT, win));             /* 4 B */
     OK(MPI_Put(src + 1, 1023, MPI_INT, right, 1, 1023, MPI_INT, win));   /* 4 KiB - 4 */
-    OK(MPI_Put(src + 1024, 1024, MPI_INT, right, 1024, 1024, MPI_INT, win));
+    OK(MPI_Put(src + 1024, N - 1024, MPI_INT, right, 1024, N - 1024, MPI_INT, win));
     OK(MPI_Win_flush(right, win));
     OK(MPI_Get(back, 1024, MPI_INT, right, 0, 1024, MPI_INT, win));
-    OK(MPI_Get(back + 1024, 1024, MPI_INT, right, 1024, 1024, MPI_INT, win));
+    OK(MPI_Get(back + 1024, N - 1024, MPI_INT, right, 1024, N - 1024, MPI_INT, win));
     OK(MPI_Win_flush_local_all(win));
     int same = 1;
     for (int i = 0; i < N; i++)
