@@ -238,6 +238,21 @@ static __attribute__((noinline)) void direct_ask(struct MPI_ABI_Win *w, int rank
     om_g.direct_pins++;
 }
 
+/* Where [off, off + bytes) of the window at rank (a window rank, checked)
+ * lies in this process, for the CPU to reach it: inside a lock or lock_all
+ * epoch that reaches rank, below MPI_THREAD_MULTIPLE (where another thread
+ * could close the epoch meanwhile); NULL where it must go through ordo. */
+static inline char *direct_at(struct MPI_ABI_Win *w, int rank, size_t off, size_t bytes)
+{
+    if (!w->locked || !(w->lock_all | w->locked[rank]) ||
+        om_g.thread_level == MPI_THREAD_MULTIPLE)
+        return NULL;
+    struct om_direct *d = &w->direct[rank];
+    if (__builtin_expect(!d->asked, 0))
+        direct_ask(w, rank);
+    return off <= d->size && bytes <= d->size - off ? d->base + off : NULL;
+}
+
 /* The common case, checked and issued in a few steps: the same contiguous
  * type on both sides, a rank of the window, a displacement inside what
  * memory can address.  1: issued (*rc its outcome); 0: take the general
@@ -254,19 +269,14 @@ static inline int xfer_fast(int is_put, void *obuf, MPI_Count ocount, MPI_Dataty
         rank >= w->group->size || disp < 0 ||
         __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off))
         return 0;
-    if (bytes <= om_g.direct_max && w->locked && (w->lock_all | w->locked[rank]) &&
-        om_g.thread_level != MPI_THREAD_MULTIPLE) {
-        struct om_direct *d = &w->direct[rank];
-        if (__builtin_expect(!d->asked, 0))
-            direct_ask(w, rank);
-        if (off <= d->size && bytes <= d->size - off) {
-            if (is_put)
-                memcpy(d->base + off, obuf, bytes);
-            else
-                memcpy(obuf, d->base + off, bytes);
-            *rc = MPI_SUCCESS;
-            return 1;
-        }
+    char *at;
+    if (bytes <= om_g.direct_max && (at = direct_at(w, rank, off, bytes)) != NULL) {
+        if (is_put)
+            memcpy(at, obuf, bytes);
+        else
+            memcpy(obuf, at, bytes);
+        *rc = MPI_SUCCESS;
+        return 1;
     }
     w->through_ordo = 1;
     int world = w->group->ranks[rank];
@@ -434,6 +444,68 @@ static ordo_status_t acc_block(void *ctx, size_t off, size_t len, size_t pos)
     return ORDO_OK;
 }
 
+/* The common atomic, as ordo's short way makes it: count elements of one
+ * predefined 4- or 8-byte integer type (origin, target and result alike)
+ * combined by a native operation at a rank reached directly (direct_at),
+ * each a sequentially consistent read-modify-write of the CPU on the
+ * mapping, atomic with ordo's own on that memory.  Only while nothing of
+ * the window is pending in ordo, which an earlier accumulate to the same
+ * element could be: MPI keeps accumulates in order.  cmp: compare-and-swap.
+ * 1: done; 0: take the general way. */
+#define ACC_DIRECT_MAX 64
+#define ACC_DIRECT_ONE(T, where, obuf, rbuf, cmp, k, op)                              \
+    do {                                                                              \
+        _Atomic T *a_ = (_Atomic T *)(void *)(where);                                 \
+        T v_ = 0, c_ = 0, old_;                                                       \
+        if (obuf)                                                                     \
+            memcpy(&v_, (const char *)(obuf) + (k), sizeof(T));                       \
+        if (cmp) {                                                                    \
+            memcpy(&c_, cmp, sizeof(T));                                              \
+            atomic_compare_exchange_strong(a_, &c_, v_);                              \
+            old_ = c_;                                                                \
+        } else {                                                                      \
+            old_ = op == MPI_SUM    ? atomic_fetch_add(a_, v_)                        \
+                   : op == MPI_BAND ? atomic_fetch_and(a_, v_)                        \
+                   : op == MPI_BOR  ? atomic_fetch_or(a_, v_)                         \
+                   : op == MPI_BXOR ? atomic_fetch_xor(a_, v_)                        \
+                   : op == MPI_NO_OP ? atomic_load(a_)                                \
+                                     : atomic_exchange(a_, v_);                       \
+        }                                                                             \
+        if (rbuf)                                                                     \
+            memcpy((char *)(rbuf) + (k), &old_, sizeof(T));                           \
+    } while (0)
+static inline int acc_direct(const void *obuf, void *rbuf, const void *cmp, MPI_Count count,
+                             MPI_Datatype type, int rank, MPI_Aint disp, MPI_Op op,
+                             MPI_Win win)
+{
+    struct MPI_ABI_Win *w = om_win(win);
+    struct MPI_ABI_Datatype *t = om_type(type);
+    int sgn;
+    size_t off;
+    if (!om_up() || !w || w->through_ordo || !t || !t->predefined || t->basic_count != 1 ||
+        (t->size != 4 && t->size != 8) || !integer_type(t->basic, &sgn) || count < 1 ||
+        count > ACC_DIRECT_MAX || rank < 0 || rank >= w->group->size || disp < 0 ||
+        __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off) ||
+        off % t->size != 0)
+        return 0;
+    if (cmp ? count != 1 || !obuf || !rbuf
+            : !(op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
+                op == MPI_REPLACE || (op == MPI_NO_OP && rbuf)) ||
+                  (op != MPI_NO_OP && !obuf))
+        return 0;
+    char *at = direct_at(w, rank, off, (size_t)count * t->size);
+    if (!at)
+        return 0;
+    for (MPI_Count i = 0; i < count; i++) {
+        size_t k = (size_t)i * t->size;
+        if (t->size == 4)
+            ACC_DIRECT_ONE(uint32_t, at + k, obuf, rbuf, cmp, k, op);
+        else
+            ACC_DIRECT_ONE(uint64_t, at + k, obuf, rbuf, cmp, k, op);
+    }
+    return 1;
+}
+
 /* Accumulate, get_accumulate, fetch_and_op in one: origin elements (none
  * for MPI_NO_OP) combined into the target, the old target values into the
  * result buffer when there is one. */
@@ -442,6 +514,11 @@ static int accumulate(const void *obuf, MPI_Count ocount, MPI_Datatype otype, vo
                       MPI_Count tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win,
                       MPI_Request *request, const char *func)
 {
+    if (!request && (!rbuf || (rcount == tcount && rtype == ttype)) &&
+        (op == MPI_NO_OP || (ocount == tcount && otype == ttype)) &&
+        acc_direct(op == MPI_NO_OP ? NULL : obuf, rbuf, NULL, tcount, ttype, rank, disp, op,
+                   win))
+        return MPI_SUCCESS;
     OM_WIN_ARG(w, win, func);
     w->through_ordo = 1;
     struct MPI_ABI_Datatype *tt = om_type(ttype), *ot = NULL, *rt = NULL;
@@ -560,6 +637,9 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                           MPI_Aint target_disp, MPI_Win win)
 {
     const char *func = "MPI_Compare_and_swap";
+    if (acc_direct(origin_addr, result_addr, compare_addr, 1, datatype, target_rank,
+                   target_disp, MPI_SUM, win))
+        return MPI_SUCCESS;
     OM_WIN_ARG(w, win, func);
     w->through_ordo = 1;
     struct MPI_ABI_Datatype *t = om_type(datatype);

@@ -122,6 +122,50 @@ static void passive_direct(void)
           MPI_ERR_RMA_RANGE);
     CHECK(class_of(MPI_Put(src, 1, MPI_INT, np, 0, 1, MPI_INT, win)) == MPI_ERR_RANK);
     CHECK(class_of(MPI_Win_flush(np, win)) == MPI_ERR_RANK);
+    /* atomics of integer elements, the CPU's on shared memory (displacements
+     * in ints: 20 is the int64 of ints 20 and 21) */
+    OK(MPI_Win_flush_all(win));   /* nothing of the window pending in ordo now */
+    int64_t add = 3, old64 = -1, cmp64, new64, expect0;
+    memcpy(&expect0, &src[20], sizeof(expect0));
+    OK(MPI_Fetch_and_op(&add, &old64, MPI_INT64_T, right, 20, MPI_SUM, win));
+    OK(MPI_Win_flush(right, win));
+    CHECK(old64 == expect0);
+    cmp64 = expect0 + 3;
+    new64 = 77;
+    OK(MPI_Compare_and_swap(&new64, &cmp64, &old64, MPI_INT64_T, right, 20, win));
+    CHECK(old64 == expect0 + 3);
+    cmp64 = 1;   /* no match: nothing swapped */
+    OK(MPI_Compare_and_swap(&add, &cmp64, &old64, MPI_INT64_T, right, 20, win));
+    CHECK(old64 == 77);
+    int32_t x2[2] = {0x0f, 0xf0}, o2[2] = {0, 0};
+    OK(MPI_Get_accumulate(x2, 2, MPI_INT32_T, o2, 2, MPI_INT32_T, right, 10, 2, MPI_INT32_T,
+                          MPI_BXOR, win));
+    CHECK(o2[0] == src[10] && o2[1] == src[11]);
+    OK(MPI_Get_accumulate(NULL, 0, MPI_INT32_T, o2, 2, MPI_INT32_T, right, 10, 2, MPI_INT32_T,
+                          MPI_NO_OP, win));
+    CHECK(o2[0] == (src[10] ^ 0x0f) && o2[1] == (src[11] ^ 0xf0));
+    OK(MPI_Accumulate(x2, 2, MPI_INT32_T, right, 10, 2, MPI_INT32_T, MPI_BXOR, win));
+    OK(MPI_Fetch_and_op(NULL, &o2[0], MPI_INT32_T, right, 10, MPI_NO_OP, win));
+    CHECK(o2[0] == src[10]);
+    /* two ints as one element: no integer's atomic, the general way */
+    int pair[2] = {1, 2}, pold[2] = {0, 0};
+    OK(MPI_Get_accumulate(pair, 1, MPI_2INT, pold, 1, MPI_2INT, right, 12, 1, MPI_2INT,
+                          MPI_REPLACE, win));
+    CHECK(pold[0] == src[12] && pold[1] == src[13]);
+    OK(MPI_Win_flush_all(win));
+    /* everyone counts at rank 0 at once: ints 30 and 31 there came from
+     * rank np - 1 */
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    int64_t one64 = 1, count0;
+    for (int i = 0; i < 1000; i++)
+        OK(MPI_Accumulate(&one64, 1, MPI_INT64_T, 0, 30, 1, MPI_INT64_T, MPI_SUM, win));
+    OK(MPI_Win_flush_all(win));
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    OK(MPI_Fetch_and_op(NULL, &count0, MPI_INT64_T, 0, 30, MPI_NO_OP, win));
+    int32_t was[2] = {(np - 1) * 100000 + 30, (np - 1) * 100000 + 31};
+    int64_t start0;
+    memcpy(&start0, was, sizeof(start0));
+    CHECK(count0 == start0 + 1000 * (int64_t)np);
     OK(MPI_Win_unlock_all(win));
     /* the epoch is over: no short way */
     CHECK(class_of(MPI_Put(src, 1, MPI_INT, right, 0, 1, MPI_INT, win)) == MPI_ERR_RMA_SYNC);
@@ -140,7 +184,8 @@ static void passive_direct(void)
     OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, win));
     same = 1;
     for (int i = 0; i < N; i++)
-        same &= mine[i] == left * 100000 + i + (i == 5);
+        same &= (i >= 10 && i <= 13) || (i >= 20 && i <= 21) || (i >= 30 && i <= 31) ||
+                mine[i] == left * 100000 + i + (i == 5);
     OK(MPI_Win_unlock(me, win));
     CHECK(same);
     OK(MPI_Win_free(&win));
