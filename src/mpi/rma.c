@@ -444,66 +444,120 @@ static ordo_status_t acc_block(void *ctx, size_t off, size_t len, size_t pos)
     return ORDO_OK;
 }
 
-/* The common atomic, as ordo's short way makes it: count elements of one
- * predefined 4- or 8-byte integer type (origin, target and result alike)
- * combined by a native operation at a rank reached directly (direct_at),
- * each a sequentially consistent read-modify-write of the CPU on the
- * mapping, atomic with ordo's own on that memory.  Only while nothing of
- * the window is pending in ordo, which an earlier accumulate to the same
- * element could be: MPI keeps accumulates in order.  cmp: compare-and-swap.
- * 1: done; 0: take the general way. */
-#define ACC_DIRECT_MAX 64
-#define ACC_DIRECT_ONE(T, where, obuf, rbuf, cmp, k, op)                              \
-    do {                                                                              \
-        _Atomic T *a_ = (_Atomic T *)(void *)(where);                                 \
-        T v_ = 0, c_ = 0, old_;                                                       \
-        if (obuf)                                                                     \
-            memcpy(&v_, (const char *)(obuf) + (k), sizeof(T));                       \
-        if (cmp) {                                                                    \
-            memcpy(&c_, cmp, sizeof(T));                                              \
-            atomic_compare_exchange_strong(a_, &c_, v_);                              \
-            old_ = c_;                                                                \
-        } else {                                                                      \
-            old_ = op == MPI_SUM    ? atomic_fetch_add(a_, v_)                        \
-                   : op == MPI_BAND ? atomic_fetch_and(a_, v_)                        \
-                   : op == MPI_BOR  ? atomic_fetch_or(a_, v_)                         \
-                   : op == MPI_BXOR ? atomic_fetch_xor(a_, v_)                        \
-                   : op == MPI_NO_OP ? atomic_load(a_)                                \
-                                     : atomic_exchange(a_, v_);                       \
-        }                                                                             \
-        if (rbuf)                                                                     \
-            memcpy((char *)(rbuf) + (k), &old_, sizeof(T));                           \
+/* Accumulates at a rank reached directly (direct_at), as ordo's short way
+ * makes its atomics: each element a sequentially consistent
+ * read-modify-write of the CPU on the mapping, so atomic with ordo's own
+ * and with other processes' on that memory.  Only while nothing of the
+ * window is pending in ordo, which an earlier accumulate to the same
+ * element could be: MPI keeps accumulates in order. */
+
+/* An integer of 4 or 8 bytes with an operation the CPU has: one atomic. */
+#define ACC_NATIVE(T, where, in, out, op)                                     \
+    do {                                                                      \
+        _Atomic T *a_ = (_Atomic T *)(void *)(where);                         \
+        T v_ = 0, old_;                                                       \
+        if (in)                                                               \
+            memcpy(&v_, in, sizeof(T));                                       \
+        old_ = op == MPI_SUM     ? atomic_fetch_add(a_, v_)                   \
+               : op == MPI_BAND  ? atomic_fetch_and(a_, v_)                   \
+               : op == MPI_BOR   ? atomic_fetch_or(a_, v_)                    \
+               : op == MPI_BXOR  ? atomic_fetch_xor(a_, v_)                   \
+               : op == MPI_NO_OP ? atomic_load(a_)                            \
+                                 : atomic_exchange(a_, v_);                   \
+        if (out)                                                              \
+            memcpy(out, &old_, sizeof(T));                                    \
     } while (0)
-static inline int acc_direct(const void *obuf, void *rbuf, const void *cmp, MPI_Count count,
-                             MPI_Datatype type, int rank, MPI_Aint disp, MPI_Op op,
-                             MPI_Win win)
+
+/* The k elements of t from byte first of the word of type T at word (in,
+ * out packed): read it, combine them here, swap it in if unchanged, again
+ * while another process changes it (bounded, as acc_one). */
+#define ACC_WORD(T, word, first, k, t, in, out, op, st)                                \
+    do {                                                                               \
+        _Atomic T *a_ = (_Atomic T *)(void *)(word);                                   \
+        T cur_ = atomic_load(a_), next_;                                               \
+        for (int tries_ = 0;; tries_++) {                                              \
+            next_ = cur_;                                                              \
+            char *el_ = (char *)&next_ + (first);                                      \
+            if (out)                                                                   \
+                memcpy(out, el_, (k) * (t)->size);                                     \
+            if (op != MPI_NO_OP)                                                       \
+                om_op_apply(op, t, in, el_, (MPI_Count)(k));                           \
+            if (next_ == cur_ || atomic_compare_exchange_strong(a_, &cur_, next_))     \
+                break;                                                                 \
+            if (tries_ > NARROW_TRIES_MAX) {                                           \
+                st = ORDO_ERR_BUSY;                                                    \
+                break;                                                                 \
+            }                                                                          \
+        }                                                                              \
+    } while (0)
+
+/* count elements of t (1, 2, 4 or 8 bytes, predefined, one basic element
+ * each) at off of rank: in the origin's (NULL for MPI_NO_OP), out the old
+ * values (NULL: none wanted).  1: done, *rc its outcome; 0: take the
+ * general way, which checks everything and names what is wrong. */
+static int acc_direct(struct MPI_ABI_Win *w, MPI_Win win, struct MPI_ABI_Datatype *t,
+                      MPI_Count count, int rank, size_t off, MPI_Op op, const char *in,
+                      char *out, int *rc, const char *func)
+{
+    size_t es = t->size, ws = es == 8 ? 8 : 4, bytes = (size_t)count * es;
+    int sgn;
+    int native = (es == 4 || es == 8) && integer_type(t->basic, &sgn) &&
+                 (op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
+                  op == MPI_REPLACE || op == MPI_NO_OP);
+    /* the words read and swapped lie in the window, as the general way asks */
+    size_t lo = off - off % ws, hi = (off + bytes + ws - 1) / ws * ws;
+    char *base = direct_at(w, rank, lo, hi - lo);
+    if (!base)
+        return 0;
+    char *at = base + (off - lo);
+    ordo_status_t st = ORDO_OK;
+    for (size_t e = 0; e < (size_t)count && st == ORDO_OK;) {
+        char *where = at + e * es;
+        const char *ein = in ? in + e * es : NULL;
+        char *eout = out ? out + e * es : NULL;
+        if (native) {
+            if (es == 4)
+                ACC_NATIVE(uint32_t, where, ein, eout, op);
+            else
+                ACC_NATIVE(uint64_t, where, ein, eout, op);
+            e++;
+            continue;
+        }
+        size_t first = (size_t)((uintptr_t)where % ws), k = (ws - first) / es;
+        if (k > (size_t)count - e)
+            k = (size_t)count - e;
+        if (ws == 8)
+            ACC_WORD(uint64_t, where - first, first, k, t, ein, eout, op, st);
+        else
+            ACC_WORD(uint32_t, where - first, first, k, t, ein, eout, op, st);
+        e += k;
+    }
+    *rc = st == ORDO_OK ? MPI_SUCCESS : rma_failed(win, st, func);
+    return 1;
+}
+
+/* The checks of the common case: one predefined element type of 1, 2, 4 or
+ * 8 bytes on every side, a valid predefined operation, a rank of the
+ * window, an aligned displacement; then acc_direct. */
+static inline int acc_fast(const void *obuf, MPI_Count ocount, MPI_Datatype otype, void *rbuf,
+                           MPI_Count rcount, MPI_Datatype rtype, int rank, MPI_Aint disp,
+                           MPI_Count tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win,
+                           int *rc, const char *func)
 {
     struct MPI_ABI_Win *w = om_win(win);
-    struct MPI_ABI_Datatype *t = om_type(type);
-    int sgn;
+    struct MPI_ABI_Datatype *t = om_type(ttype);
     size_t off;
     if (!om_up() || !w || w->through_ordo || !t || !t->predefined || t->basic_count != 1 ||
-        (t->size != 4 && t->size != 8) || !integer_type(t->basic, &sgn) || count < 1 ||
-        count > ACC_DIRECT_MAX || rank < 0 || rank >= w->group->size || disp < 0 ||
+        (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8) || tcount < 1 ||
+        (rbuf && (rcount != tcount || rtype != ttype)) ||
+        (op != MPI_NO_OP && (ocount != tcount || otype != ttype || !obuf)) ||
+        (op == MPI_NO_OP && !rbuf) || om_op_is_user(op) || om_op_check(op, t) != MPI_SUCCESS ||
+        rank < 0 || rank >= w->group->size || disp < 0 ||
         __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off) ||
-        off % t->size != 0)
+        off % t->size != 0 || (size_t)tcount > SIZE_MAX / 16)
         return 0;
-    if (cmp ? count != 1 || !obuf || !rbuf
-            : !(op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
-                op == MPI_REPLACE || (op == MPI_NO_OP && rbuf)) ||
-                  (op != MPI_NO_OP && !obuf))
-        return 0;
-    char *at = direct_at(w, rank, off, (size_t)count * t->size);
-    if (!at)
-        return 0;
-    for (MPI_Count i = 0; i < count; i++) {
-        size_t k = (size_t)i * t->size;
-        if (t->size == 4)
-            ACC_DIRECT_ONE(uint32_t, at + k, obuf, rbuf, cmp, k, op);
-        else
-            ACC_DIRECT_ONE(uint64_t, at + k, obuf, rbuf, cmp, k, op);
-    }
-    return 1;
+    return acc_direct(w, win, t, tcount, rank, off, op, op == MPI_NO_OP ? NULL : obuf, rbuf,
+                      rc, func);
 }
 
 /* Accumulate, get_accumulate, fetch_and_op in one: origin elements (none
@@ -514,11 +568,10 @@ static int accumulate(const void *obuf, MPI_Count ocount, MPI_Datatype otype, vo
                       MPI_Count tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win,
                       MPI_Request *request, const char *func)
 {
-    if (!request && (!rbuf || (rcount == tcount && rtype == ttype)) &&
-        (op == MPI_NO_OP || (ocount == tcount && otype == ttype)) &&
-        acc_direct(op == MPI_NO_OP ? NULL : obuf, rbuf, NULL, tcount, ttype, rank, disp, op,
-                   win))
-        return MPI_SUCCESS;
+    int fast_rc;
+    if (!request && acc_fast(obuf, ocount, otype, rbuf, rcount, rtype, rank, disp, tcount,
+                             ttype, op, win, &fast_rc, func))
+        return fast_rc;
     OM_WIN_ARG(w, win, func);
     w->through_ordo = 1;
     struct MPI_ABI_Datatype *tt = om_type(ttype), *ot = NULL, *rt = NULL;
@@ -632,13 +685,45 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
 }
 OM_ALIAS(Fetch_and_op)
 
+/* Compare-and-swap of one element of 4 or 8 bytes of a predefined type, at
+ * a rank reached directly (as acc_direct): the CPU's, comparing bits as
+ * ordo's does.  1: done; 0: the general way. */
+static inline int cas_fast(const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype type,
+                           int rank, MPI_Aint disp, MPI_Win win)
+{
+    struct MPI_ABI_Win *w = om_win(win);
+    struct MPI_ABI_Datatype *t = om_type(type);
+    size_t off;
+    char *at;
+    if (!om_up() || !w || w->through_ordo || !t || !t->predefined || t->basic_count != 1 ||
+        (t->size != 4 && t->size != 8) || !obuf || !cbuf || !rbuf || rank < 0 ||
+        rank >= w->group->size || disp < 0 ||
+        __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off) ||
+        off % t->size != 0 || !(at = direct_at(w, rank, off, t->size)))
+        return 0;
+    if (t->size == 4) {
+        uint32_t v, c;
+        memcpy(&v, obuf, 4);
+        memcpy(&c, cbuf, 4);
+        atomic_compare_exchange_strong((_Atomic uint32_t *)(void *)at, &c, v);
+        memcpy(rbuf, &c, 4);
+    } else {
+        uint64_t v, c;
+        memcpy(&v, obuf, 8);
+        memcpy(&c, cbuf, 8);
+        atomic_compare_exchange_strong((_Atomic uint64_t *)(void *)at, &c, v);
+        memcpy(rbuf, &c, 8);
+    }
+    return 1;
+}
+
 int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                           void *result_addr, MPI_Datatype datatype, int target_rank,
                           MPI_Aint target_disp, MPI_Win win)
 {
     const char *func = "MPI_Compare_and_swap";
-    if (acc_direct(origin_addr, result_addr, compare_addr, 1, datatype, target_rank,
-                   target_disp, MPI_SUM, win))
+    if (cas_fast(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp,
+                 win))
         return MPI_SUCCESS;
     OM_WIN_ARG(w, win, func);
     w->through_ordo = 1;

@@ -193,6 +193,76 @@ static void passive_direct(void)
     free(back);
 }
 
+/* Accumulates of every element size at once from every rank, the CPU's
+ * atomics (or compare-and-swap of the word) on shared memory: none lost. */
+static void direct_accumulates(void)
+{
+    enum { ROUNDS = 100 };
+    char *mine = NULL;
+    MPI_Win win;
+    OK(MPI_Win_allocate(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mine, &win));
+    OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    memset(mine, 0, 64);
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    unsigned char ones[7] = {1, 1, 1, 1, 1, 1, 1};
+    double half = 0.5;
+    float two = 2.0f;
+    OK(MPI_Win_lock_all(0, win));
+    for (int i = 0; i < ROUNDS; i++) {
+        short peak[3] = {(short)(me * 1000 + i), (short)(me * 1000 + i + 1), (short)i};
+        /* bytes 1..7: across a word boundary, at an odd start */
+        OK(MPI_Accumulate(ones, 7, MPI_UNSIGNED_CHAR, 0, 1, 7, MPI_UNSIGNED_CHAR, MPI_SUM,
+                          win));
+        OK(MPI_Accumulate(peak, 3, MPI_SHORT, 0, 10, 3, MPI_SHORT, MPI_MAX, win));
+        OK(MPI_Accumulate(&half, 1, MPI_DOUBLE, 0, 24, 1, MPI_DOUBLE, MPI_SUM, win));
+        if (i < 4)   /* 2^(4 np) fits a float exactly */
+            OK(MPI_Accumulate(&two, 1, MPI_FLOAT, 0, 36, 1, MPI_FLOAT, MPI_PROD, win));
+    }
+    OK(MPI_Win_flush_all(win));
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    unsigned char got[7];
+    short peaks[3];
+    double sum = 0;
+    float prod = 0;
+    OK(MPI_Get_accumulate(NULL, 0, MPI_UNSIGNED_CHAR, got, 7, MPI_UNSIGNED_CHAR, 0, 1, 7,
+                          MPI_UNSIGNED_CHAR, MPI_NO_OP, win));
+    OK(MPI_Get_accumulate(NULL, 0, MPI_SHORT, peaks, 3, MPI_SHORT, 0, 10, 3, MPI_SHORT,
+                          MPI_NO_OP, win));
+    OK(MPI_Fetch_and_op(NULL, &sum, MPI_DOUBLE, 0, 24, MPI_NO_OP, win));
+    OK(MPI_Fetch_and_op(NULL, &prod, MPI_FLOAT, 0, 36, MPI_NO_OP, win));
+    OK(MPI_Win_flush_all(win));
+    int same = 1;
+    for (int k = 0; k < 7; k++)
+        same &= got[k] == (unsigned char)(ROUNDS * np);
+    CHECK(same);
+    CHECK(peaks[0] == (np - 1) * 1000 + ROUNDS - 1 && peaks[1] == (np - 1) * 1000 + ROUNDS &&
+          peaks[2] == ROUNDS - 1);
+    CHECK(sum == 0.5 * ROUNDS * np);
+    CHECK(prod == 0.0f);   /* the window's zero times anything */
+    /* misaligned and past the window: the general way says so */
+    short s1 = 1;
+    CHECK(class_of(MPI_Accumulate(&s1, 1, MPI_SHORT, 0, 63, 1, MPI_SHORT, MPI_SUM, win)) !=
+          MPI_SUCCESS);
+    double d1 = 1;
+    CHECK(class_of(MPI_Accumulate(&d1, 1, MPI_DOUBLE, 0, 60, 1, MPI_DOUBLE, MPI_SUM, win)) ==
+          MPI_ERR_RMA_RANGE);
+    OK(MPI_Win_unlock_all(win));
+    OK(MPI_Win_free(&win));
+    /* a created window of 6 bytes: its last bytes' word is not all in it */
+    char six[6] = {0};
+    OK(MPI_Win_create(six, 6, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    OK(MPI_Win_lock_all(0, win));
+    unsigned char one = 1;
+    OK(MPI_Accumulate(&one, 1, MPI_UNSIGNED_CHAR, right, 1, 1, MPI_UNSIGNED_CHAR, MPI_SUM, win));
+    CHECK(class_of(MPI_Accumulate(&one, 1, MPI_UNSIGNED_CHAR, right, 5, 1, MPI_UNSIGNED_CHAR,
+                                  MPI_SUM, win)) == MPI_ERR_RMA_RANGE);
+    OK(MPI_Win_unlock_all(win));
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    CHECK(six[1] == 1);
+    OK(MPI_Win_free(&win));
+}
+
 static void accumulates(void)
 {
     struct cell {
@@ -442,6 +512,7 @@ int main(int argc, char **argv)
     fence_allocate();
     passive_create();
     passive_direct();
+    direct_accumulates();
     accumulates();
     pscw();
     shared();
