@@ -495,7 +495,8 @@ static ordo_status_t acc_block(void *ctx, size_t off, size_t len, size_t pos)
  * each) at off of rank: in the origin's (NULL for MPI_NO_OP), out the old
  * values (NULL: none wanted).  1: done, *rc its outcome; 0: take the
  * general way, which checks everything and names what is wrong. */
-static int acc_direct(struct MPI_ABI_Win *w, MPI_Win win, struct MPI_ABI_Datatype *t,
+static __attribute__((noinline)) int acc_direct(struct MPI_ABI_Win *w, MPI_Win win,
+                                                struct MPI_ABI_Datatype *t,
                       MPI_Count count, int rank, size_t off, MPI_Op op, const char *in,
                       char *out, int *rc, const char *func)
 {
@@ -505,7 +506,7 @@ static int acc_direct(struct MPI_ABI_Win *w, MPI_Win win, struct MPI_ABI_Datatyp
                  (op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
                   op == MPI_REPLACE || op == MPI_NO_OP);
     /* the words read and swapped lie in the window, as the general way asks */
-    size_t lo = off - off % ws, hi = (off + bytes + ws - 1) / ws * ws;
+    size_t lo = off & ~(ws - 1), hi = (off + bytes + ws - 1) & ~(ws - 1);
     char *base = direct_at(w, rank, lo, hi - lo);
     if (!base)
         return 0;
@@ -523,7 +524,7 @@ static int acc_direct(struct MPI_ABI_Win *w, MPI_Win win, struct MPI_ABI_Datatyp
             e++;
             continue;
         }
-        size_t first = (size_t)((uintptr_t)where % ws), k = (ws - first) / es;
+        size_t first = (size_t)((uintptr_t)where & (ws - 1)), k = (ws - first) / es;
         if (k > (size_t)count - e)
             k = (size_t)count - e;
         if (ws == 8)
@@ -551,10 +552,28 @@ static inline int acc_fast(const void *obuf, MPI_Count ocount, MPI_Datatype otyp
         (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8) || tcount < 1 ||
         (rbuf && (rcount != tcount || rtype != ttype)) ||
         (op != MPI_NO_OP && (ocount != tcount || otype != ttype || !obuf)) ||
-        (op == MPI_NO_OP && !rbuf) || om_op_is_user(op) || om_op_check(op, t) != MPI_SUCCESS ||
-        rank < 0 || rank >= w->group->size || disp < 0 ||
+        (op == MPI_NO_OP && !rbuf) || rank < 0 || rank >= w->group->size || disp < 0 ||
         __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off) ||
-        off % t->size != 0 || (size_t)tcount > SIZE_MAX / 16)
+        (off & (t->size - 1)) != 0 || (size_t)tcount > SIZE_MAX / 16)
+        return 0;
+    int sgn;
+    if (tcount == 1 && (t->size == 8 || t->size == 4) &&
+        (op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
+         op == MPI_REPLACE || op == MPI_NO_OP) &&
+        integer_type(t->basic, &sgn)) {
+        /* one integer, an operation the CPU has (valid for every integer) */
+        char *at = direct_at(w, rank, off, t->size);
+        if (!at)
+            return 0;
+        const void *in = op == MPI_NO_OP ? NULL : obuf;
+        if (t->size == 8)
+            ACC_NATIVE(uint64_t, at, in, rbuf, op);
+        else
+            ACC_NATIVE(uint32_t, at, in, rbuf, op);
+        *rc = MPI_SUCCESS;
+        return 1;
+    }
+    if (om_op_is_user(op) || om_op_check(op, t) != MPI_SUCCESS)
         return 0;
     return acc_direct(w, win, t, tcount, rank, off, op, op == MPI_NO_OP ? NULL : obuf, rbuf,
                       rc, func);
@@ -568,10 +587,6 @@ static int accumulate(const void *obuf, MPI_Count ocount, MPI_Datatype otype, vo
                       MPI_Count tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win,
                       MPI_Request *request, const char *func)
 {
-    int fast_rc;
-    if (!request && acc_fast(obuf, ocount, otype, rbuf, rcount, rtype, rank, disp, tcount,
-                             ttype, op, win, &fast_rc, func))
-        return fast_rc;
     OM_WIN_ARG(w, win, func);
     w->through_ordo = 1;
     struct MPI_ABI_Datatype *tt = om_type(ttype), *ot = NULL, *rt = NULL;
@@ -643,24 +658,35 @@ static int accumulate(const void *obuf, MPI_Count ocount, MPI_Datatype otype, vo
     return st == ORDO_OK ? MPI_SUCCESS : rma_failed(win, st, func);
 }
 
-/* Accumulate and get_accumulate, their request and large-count forms */
-#define ACC(NAME, CT, REQ_PARAM, REQ)                                                         \
+/* Accumulate and get_accumulate, their request and large-count forms (the
+ * forms without a request try acc_fast first: FAST) */
+#define ACC(NAME, CT, REQ_PARAM, REQ, FAST)                                                   \
     int PMPI_##NAME(const void *origin_addr, CT origin_count, MPI_Datatype origin_datatype,   \
                     int target_rank, MPI_Aint target_disp, CT target_count,                   \
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win REQ_PARAM)           \
     {                                                                                         \
+        int rc_;                                                                              \
+        if (FAST && acc_fast(origin_addr, origin_count, origin_datatype, NULL, 0,             \
+                             MPI_DATATYPE_NULL, target_rank, target_disp, target_count,       \
+                             target_datatype, op, win, &rc_, "MPI_" #NAME))                   \
+            return rc_;                                                                       \
         return accumulate(origin_addr, origin_count, origin_datatype, NULL, 0,                \
                           MPI_DATATYPE_NULL, target_rank, target_disp, target_count,          \
                           target_datatype, op, win, REQ, "MPI_" #NAME);                       \
     }                                                                                         \
     OM_ALIAS(NAME)
 
-#define GET_ACC(NAME, CT, REQ_PARAM, REQ)                                                     \
+#define GET_ACC(NAME, CT, REQ_PARAM, REQ, FAST)                                               \
     int PMPI_##NAME(const void *origin_addr, CT origin_count, MPI_Datatype origin_datatype,   \
                     void *result_addr, CT result_count, MPI_Datatype result_datatype,         \
                     int target_rank, MPI_Aint target_disp, CT target_count,                   \
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win REQ_PARAM)           \
     {                                                                                         \
+        int rc_;                                                                              \
+        if (FAST && acc_fast(origin_addr, origin_count, origin_datatype, result_addr,         \
+                             result_count, result_datatype, target_rank, target_disp,         \
+                             target_count, target_datatype, op, win, &rc_, "MPI_" #NAME))     \
+            return rc_;                                                                       \
         return accumulate(origin_addr, origin_count, origin_datatype, result_addr,            \
                           result_count, result_datatype, target_rank, target_disp,            \
                           target_count, target_datatype, op, win, REQ, "MPI_" #NAME);         \
@@ -668,18 +694,22 @@ static int accumulate(const void *obuf, MPI_Count ocount, MPI_Datatype otype, vo
     OM_ALIAS(NAME)
 
 #define COMMA ,
-ACC(Accumulate, int, , NULL)
-ACC(Accumulate_c, MPI_Count, , NULL)
-ACC(Raccumulate, int, COMMA MPI_Request *request, request)
-ACC(Raccumulate_c, MPI_Count, COMMA MPI_Request *request, request)
-GET_ACC(Get_accumulate, int, , NULL)
-GET_ACC(Get_accumulate_c, MPI_Count, , NULL)
-GET_ACC(Rget_accumulate, int, COMMA MPI_Request *request, request)
-GET_ACC(Rget_accumulate_c, MPI_Count, COMMA MPI_Request *request, request)
+ACC(Accumulate, int, , NULL, 1)
+ACC(Accumulate_c, MPI_Count, , NULL, 1)
+ACC(Raccumulate, int, COMMA MPI_Request *request, request, 0)
+ACC(Raccumulate_c, MPI_Count, COMMA MPI_Request *request, request, 0)
+GET_ACC(Get_accumulate, int, , NULL, 1)
+GET_ACC(Get_accumulate_c, MPI_Count, , NULL, 1)
+GET_ACC(Rget_accumulate, int, COMMA MPI_Request *request, request, 0)
+GET_ACC(Rget_accumulate_c, MPI_Count, COMMA MPI_Request *request, request, 0)
 
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
+    int rc;
+    if (acc_fast(origin_addr, 1, datatype, result_addr, 1, datatype, target_rank, target_disp,
+                 1, datatype, op, win, &rc, "MPI_Fetch_and_op"))
+        return rc;
     return accumulate(origin_addr, 1, datatype, result_addr, 1, datatype, target_rank,
                       target_disp, 1, datatype, op, win, NULL, "MPI_Fetch_and_op");
 }
@@ -699,7 +729,7 @@ static inline int cas_fast(const void *obuf, const void *cbuf, void *rbuf, MPI_D
         (t->size != 4 && t->size != 8) || !obuf || !cbuf || !rbuf || rank < 0 ||
         rank >= w->group->size || disp < 0 ||
         __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off) ||
-        off % t->size != 0 || !(at = direct_at(w, rank, off, t->size)))
+        (off & (t->size - 1)) != 0 || !(at = direct_at(w, rank, off, t->size)))
         return 0;
     if (t->size == 4) {
         uint32_t v, c;
