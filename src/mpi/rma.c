@@ -505,12 +505,16 @@ static __attribute__((noinline)) int acc_direct(struct MPI_ABI_Win *w, MPI_Win w
     int native = (es == 4 || es == 8) && integer_type(t->basic, &sgn) &&
                  (op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
                   op == MPI_REPLACE || op == MPI_NO_OP);
-    /* the words read and swapped lie in the window, as the general way asks */
-    size_t lo = off & ~(ws - 1), hi = (off + bytes + ws - 1) & ~(ws - 1);
-    char *base = direct_at(w, rank, lo, hi - lo);
-    if (!base)
+    /* the words read and swapped (aligned in memory) lie in the window, as
+     * the general way asks */
+    char *at = direct_at(w, rank, off, bytes);
+    if (!at)
         return 0;
-    char *at = base + (off - lo);
+    uintptr_t start = (uintptr_t)(at - off), end = start + w->direct[rank].size,
+              lo = (uintptr_t)at & ~(uintptr_t)(ws - 1),
+              hi = ((uintptr_t)at + bytes + ws - 1) & ~(uintptr_t)(ws - 1);
+    if (lo < start || hi > end)
+        return 0;
     ordo_status_t st = ORDO_OK;
     for (size_t e = 0; e < (size_t)count && st == ORDO_OK;) {
         char *where = at + e * es;

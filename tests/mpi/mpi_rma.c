@@ -248,8 +248,9 @@ static void direct_accumulates(void)
           MPI_ERR_RMA_RANGE);
     OK(MPI_Win_unlock_all(win));
     OK(MPI_Win_free(&win));
-    /* a created window of 6 bytes: its last bytes' word is not all in it */
-    char six[6] = {0};
+    /* a created window of 6 bytes from a word boundary: its last bytes' word
+     * is not all in it */
+    _Alignas(8) char six[6] = {0};
     OK(MPI_Win_create(six, 6, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
     OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     OK(MPI_Win_lock_all(0, win));
