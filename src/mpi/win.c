@@ -340,6 +340,8 @@ int PMPI_Win_free(MPI_Win *win)
     if (w->acc != w->data)
         ordo_stream_destroy(w->acc);
     ordo_stream_destroy(w->data);
+    for (int i = 0; w->direct && i < w->group->size; i++)
+        om_g.direct_pins -= w->direct[i].base != NULL;   /* unmapped with the region */
     om_group_release(w->group);
     om_errh_release(w->errh);
     om_info_release(w->info);
