@@ -16,14 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi_internal.h"
-
-/* An element narrower than the 4- or 8-byte words ordo's atomics take is
- * updated by compare-and-swap of its word, again each time another process
- * changed the word meanwhile: bounded, so that neighbours updated without
- * pause cannot hold a call for ever (it fails with ORDO_ERR_BUSY, which the
- * program sees as MPI_ERR_PENDING, instead). */
-#define NARROW_TRIES_MAX 1000000
+#include "rma_direct.h"
 
 #define rma_error(win, code, func, ...) \
     om_raise(OM_ON_WIN, (void *)(win), code, func, __VA_ARGS__)
@@ -181,78 +174,6 @@ static int xfer(int is_put, void *obuf, MPI_Count ocount, MPI_Datatype otype, in
     return st == ORDO_OK ? MPI_SUCCESS : rma_failed(win, st, func);
 }
 
-/* Puts and gets to a rank whose window memory is mapped here, inside a
- * lock or lock_all epoch, are the CPU's copy to or from that mapping
- * (ordo_region_ptr), as ordo's own short way would make them: up to the
- * PIO limit ordo applies to a run of transfers (every size where no
- * offload engine runs), below its streaming-store threshold, so nothing
- * ordo would hand an engine or stream goes this way, and at most this
- * much, where the call's own cost no longer shows.  Such an operation is
- * complete when it returns, and a flush then finds nothing of the
- * window's pending in ordo. */
-#define DIRECT_MAX (64 * 1024)
-/* Mappings asked for this way stay until their window is freed, outside
- * ordo's attach cache: at most this many in a process. */
-#define DIRECT_PINS_MAX 256
-
-/* The limit in this job, from ordo's PIO limit and streaming-store
- * threshold as set or chosen (a number leads the description of each; the
- * PIO limit's reads "every size" where no engine runs). */
-static size_t setting_bytes(const char *name)
-{
-    char text[256];
-    if (ordo_setting_describe(name, text, sizeof(text)) != ORDO_OK)
-        return 0;
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    return end == text ? SIZE_MAX : (size_t)v;
-}
-
-void om_rma_init(void)
-{
-    size_t max = DIRECT_MAX, pio = setting_bytes("ORDO_PIO_MAX"),
-           stream = setting_bytes("ORDO_STREAM_MIN");
-    if (pio < max)
-        max = pio;
-    if (stream <= max)
-        max = stream ? stream - 1 : 0;
-    om_g.direct_max = max;
-}
-
-/* The first time a rank is a direct target: where its memory is mapped,
- * if it is (0 size where not, and the way through ordo from then on). */
-static __attribute__((noinline)) void direct_ask(struct MPI_ABI_Win *w, int rank)
-{
-    struct om_direct *d = &w->direct[rank];
-    d->asked = 1;
-    if (om_g.direct_pins >= DIRECT_PINS_MAX)
-        return;
-    int world = w->group->ranks[rank];
-    void *p = NULL;
-    size_t size = 0;
-    if (ordo_region_size(w->region, world, &size) != ORDO_OK || size == 0 ||
-        ordo_region_ptr(w->region, world, &p) != ORDO_OK || p == NULL)
-        return;
-    d->base = p;
-    d->size = size;
-    om_g.direct_pins++;
-}
-
-/* Where [off, off + bytes) of the window at rank (a window rank, checked)
- * lies in this process, for the CPU to reach it: inside a lock or lock_all
- * epoch that reaches rank, below MPI_THREAD_MULTIPLE (where another thread
- * could close the epoch meanwhile); NULL where it must go through ordo. */
-static inline char *direct_at(struct MPI_ABI_Win *w, int rank, size_t off, size_t bytes)
-{
-    if (!w->locked || !(w->lock_all | w->locked[rank]) ||
-        om_g.thread_level == MPI_THREAD_MULTIPLE)
-        return NULL;
-    struct om_direct *d = &w->direct[rank];
-    if (__builtin_expect(!d->asked, 0))
-        direct_ask(w, rank);
-    return off <= d->size && bytes <= d->size - off ? d->base + off : NULL;
-}
-
 /* The common case, checked and issued in a few steps: the same contiguous
  * type on both sides, a rank of the window, a displacement inside what
  * memory can address.  1: issued (*rc its outcome); 0: take the general
@@ -270,7 +191,7 @@ static inline int xfer_fast(int is_put, void *obuf, MPI_Count ocount, MPI_Dataty
         __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off))
         return 0;
     char *at;
-    if (bytes <= om_g.direct_max && (at = direct_at(w, rank, off, bytes)) != NULL) {
+    if (bytes <= om_g.direct_max && (at = om_direct_at(w, rank, off, bytes)) != NULL) {
         if (is_put)
             memcpy(at, obuf, bytes);
         else
@@ -335,23 +256,6 @@ RXFER(Rget_c, 0, MPI_Count, )
 
 /* ------------------------------------------------------------ accumulate */
 
-/* Whether the basic type is an integer (the native atomics' domain). */
-static int integer_type(MPI_Datatype basic, int *is_signed)
-{
-    switch ((uintptr_t)basic) {
-    case 0x209: case 0x20a: case 0x20b: case 0x208: case 0x250: case 0x258: case 0x201:
-    case 0x202: case 0x203: case 0x219: case 0x2d1: case 0x2d9: case 0x240: case 0x248:
-    case 0x243: case 0x244: case 0x2c1: case 0x2c9:
-        *is_signed = 1;
-        return 1;
-    case 0x20c: case 0x20d: case 0x20e: case 0x20f: case 0x251: case 0x259: case 0x241:
-    case 0x245: case 0x249: case 0x247:
-        *is_signed = 0;
-        return 1;
-    }
-    return 0;
-}
-
 /* One element of es bytes at (world, off): combine it with *val by op;
  * the old value into *old when not NULL.  Native atomic where it maps,
  * else a compare-and-swap loop on the aligned word holding it. */
@@ -359,7 +263,7 @@ static ordo_status_t acc_one(struct MPI_ABI_Win *w, struct MPI_ABI_Datatype *bt,
                              size_t off, MPI_Op op, const void *val, void *old, int implicit)
 {
     size_t es = bt->size;
-    int sgn = 0, is_int = integer_type(bt->basic, &sgn);
+    int sgn = 0, is_int = om_integer_type(bt->basic, &sgn);
     if ((es == 4 || es == 8) && is_int && off % es == 0 &&
         (op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
          op == MPI_REPLACE || op == MPI_NO_OP)) {
@@ -414,7 +318,7 @@ static ordo_status_t acc_one(struct MPI_ABI_Win *w, struct MPI_ABI_Datatype *bt,
         if (st != ORDO_OK || seen == cur)
             return st;
         cur = seen;   /* another process changed the word: again */
-        if (tries > NARROW_TRIES_MAX)
+        if (tries > OM_NARROW_TRIES_MAX)
             return ORDO_ERR_BUSY;
     }
     return st;
@@ -444,106 +348,9 @@ static ordo_status_t acc_block(void *ctx, size_t off, size_t len, size_t pos)
     return ORDO_OK;
 }
 
-/* Accumulates at a rank reached directly (direct_at), as ordo's short way
- * makes its atomics: each element a sequentially consistent
- * read-modify-write of the CPU on the mapping, so atomic with ordo's own
- * and with other processes' on that memory.  Only while nothing of the
- * window is pending in ordo, which an earlier accumulate to the same
- * element could be: MPI keeps accumulates in order. */
-
-/* An integer of 4 or 8 bytes with an operation the CPU has: one atomic. */
-#define ACC_NATIVE(T, where, in, out, op)                                     \
-    do {                                                                      \
-        _Atomic T *a_ = (_Atomic T *)(void *)(where);                         \
-        T v_ = 0, old_;                                                       \
-        if (in)                                                               \
-            memcpy(&v_, in, sizeof(T));                                       \
-        old_ = op == MPI_SUM     ? atomic_fetch_add(a_, v_)                   \
-               : op == MPI_BAND  ? atomic_fetch_and(a_, v_)                   \
-               : op == MPI_BOR   ? atomic_fetch_or(a_, v_)                    \
-               : op == MPI_BXOR  ? atomic_fetch_xor(a_, v_)                   \
-               : op == MPI_NO_OP ? atomic_load(a_)                            \
-                                 : atomic_exchange(a_, v_);                   \
-        if (out)                                                              \
-            memcpy(out, &old_, sizeof(T));                                    \
-    } while (0)
-
-/* The k elements of t from byte first of the word of type T at word (in,
- * out packed): read it, combine them here, swap it in if unchanged, again
- * while another process changes it (bounded, as acc_one). */
-#define ACC_WORD(T, word, first, k, t, in, out, op, st)                                \
-    do {                                                                               \
-        _Atomic T *a_ = (_Atomic T *)(void *)(word);                                   \
-        T cur_ = atomic_load(a_), next_;                                               \
-        for (int tries_ = 0;; tries_++) {                                              \
-            next_ = cur_;                                                              \
-            char *el_ = (char *)&next_ + (first);                                      \
-            if (out)                                                                   \
-                memcpy(out, el_, (k) * (t)->size);                                     \
-            if (op != MPI_NO_OP)                                                       \
-                om_op_apply(op, t, in, el_, (MPI_Count)(k));                           \
-            if (next_ == cur_ || atomic_compare_exchange_strong(a_, &cur_, next_))     \
-                break;                                                                 \
-            if (tries_ > NARROW_TRIES_MAX) {                                           \
-                st = ORDO_ERR_BUSY;                                                    \
-                break;                                                                 \
-            }                                                                          \
-        }                                                                              \
-    } while (0)
-
-/* count elements of t (1, 2, 4 or 8 bytes, predefined, one basic element
- * each) at off of rank: in the origin's (NULL for MPI_NO_OP), out the old
- * values (NULL: none wanted).  1: done, *rc its outcome; 0: take the
- * general way, which checks everything and names what is wrong. */
-static __attribute__((noinline)) int acc_direct(struct MPI_ABI_Win *w, MPI_Win win,
-                                                struct MPI_ABI_Datatype *t,
-                      MPI_Count count, int rank, size_t off, MPI_Op op, const char *in,
-                      char *out, int *rc, const char *func)
-{
-    size_t es = t->size, ws = es == 8 ? 8 : 4, bytes = (size_t)count * es;
-    int sgn;
-    int native = (es == 4 || es == 8) && integer_type(t->basic, &sgn) &&
-                 (op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
-                  op == MPI_REPLACE || op == MPI_NO_OP);
-    /* the words read and swapped (aligned in memory) lie in the window, as
-     * the general way asks */
-    char *at = direct_at(w, rank, off, bytes);
-    if (!at)
-        return 0;
-    uintptr_t start = (uintptr_t)(at - off), end = start + w->direct[rank].size,
-              lo = (uintptr_t)at & ~(uintptr_t)(ws - 1),
-              hi = ((uintptr_t)at + bytes + ws - 1) & ~(uintptr_t)(ws - 1);
-    if (lo < start || hi > end)
-        return 0;
-    ordo_status_t st = ORDO_OK;
-    for (size_t e = 0; e < (size_t)count && st == ORDO_OK;) {
-        char *where = at + e * es;
-        const char *ein = in ? in + e * es : NULL;
-        char *eout = out ? out + e * es : NULL;
-        if (native) {
-            if (es == 4)
-                ACC_NATIVE(uint32_t, where, ein, eout, op);
-            else
-                ACC_NATIVE(uint64_t, where, ein, eout, op);
-            e++;
-            continue;
-        }
-        size_t first = (size_t)((uintptr_t)where & (ws - 1)), k = (ws - first) / es;
-        if (k > (size_t)count - e)
-            k = (size_t)count - e;
-        if (ws == 8)
-            ACC_WORD(uint64_t, where - first, first, k, t, ein, eout, op, st);
-        else
-            ACC_WORD(uint32_t, where - first, first, k, t, ein, eout, op, st);
-        e += k;
-    }
-    *rc = st == ORDO_OK ? MPI_SUCCESS : rma_failed(win, st, func);
-    return 1;
-}
-
 /* The checks of the common case: one predefined element type of 1, 2, 4 or
  * 8 bytes on every side, a valid predefined operation, a rank of the
- * window, an aligned displacement; then acc_direct. */
+ * window, an aligned displacement; then om_acc_direct. */
 static inline int acc_fast(const void *obuf, MPI_Count ocount, MPI_Datatype otype, void *rbuf,
                            MPI_Count rcount, MPI_Datatype rtype, int rank, MPI_Aint disp,
                            MPI_Count tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win,
@@ -564,23 +371,26 @@ static inline int acc_fast(const void *obuf, MPI_Count ocount, MPI_Datatype otyp
     if (tcount == 1 && (t->size == 8 || t->size == 4) &&
         (op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
          op == MPI_REPLACE || op == MPI_NO_OP) &&
-        integer_type(t->basic, &sgn)) {
+        om_integer_type(t->basic, &sgn)) {
         /* one integer, an operation the CPU has (valid for every integer) */
-        char *at = direct_at(w, rank, off, t->size);
+        char *at = om_direct_at(w, rank, off, t->size);
         if (!at)
             return 0;
         const void *in = op == MPI_NO_OP ? NULL : obuf;
         if (t->size == 8)
-            ACC_NATIVE(uint64_t, at, in, rbuf, op);
+            OM_ACC_NATIVE(uint64_t, at, in, rbuf, op);
         else
-            ACC_NATIVE(uint32_t, at, in, rbuf, op);
+            OM_ACC_NATIVE(uint32_t, at, in, rbuf, op);
         *rc = MPI_SUCCESS;
         return 1;
     }
     if (om_op_is_user(op) || om_op_check(op, t) != MPI_SUCCESS)
         return 0;
-    return acc_direct(w, win, t, tcount, rank, off, op, op == MPI_NO_OP ? NULL : obuf, rbuf,
-                      rc, func);
+    ordo_status_t st;
+    if (!om_acc_direct(w, t, tcount, rank, off, op, op == MPI_NO_OP ? NULL : obuf, rbuf, &st))
+        return 0;
+    *rc = st == ORDO_OK ? MPI_SUCCESS : rma_failed(win, st, func);
+    return 1;
 }
 
 /* Accumulate, get_accumulate, fetch_and_op in one: origin elements (none
@@ -720,7 +530,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
 OM_ALIAS(Fetch_and_op)
 
 /* Compare-and-swap of one element of 4 or 8 bytes of a predefined type, at
- * a rank reached directly (as acc_direct): the CPU's, comparing bits as
+ * a rank reached directly (as om_acc_direct): the CPU's, comparing bits as
  * ordo's does.  1: done; 0: the general way. */
 static inline int cas_fast(const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype type,
                            int rank, MPI_Aint disp, MPI_Win win)
@@ -733,7 +543,7 @@ static inline int cas_fast(const void *obuf, const void *cbuf, void *rbuf, MPI_D
         (t->size != 4 && t->size != 8) || !obuf || !cbuf || !rbuf || rank < 0 ||
         rank >= w->group->size || disp < 0 ||
         __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off) ||
-        (off & (t->size - 1)) != 0 || !(at = direct_at(w, rank, off, t->size)))
+        (off & (t->size - 1)) != 0 || !(at = om_direct_at(w, rank, off, t->size)))
         return 0;
     if (t->size == 4) {
         uint32_t v, c;
@@ -787,7 +597,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
         st = ordo_atomic(w->acc, ORDO_ATOMIC_ADD, at, &zero, NULL, &cur, w->region, world,
                          woff, 0);
         for (int tries = 0; st == ORDO_OK; tries++) {
-            if (tries > NARROW_TRIES_MAX) {
+            if (tries > OM_NARROW_TRIES_MAX) {
                 st = ORDO_ERR_BUSY;
                 break;
             }
