@@ -12,6 +12,8 @@
 
 #include "mpi_internal.h"
 
+#pragma GCC visibility push(hidden)
+
 /* An element narrower than the 4- or 8-byte words ordo's atomics take is
  * updated by compare-and-swap of its word, again each time another process
  * changed the word meanwhile: bounded, so that neighbours updated without
@@ -85,5 +87,7 @@ static inline char *om_direct_at(struct MPI_ABI_Win *w, int rank, size_t off, si
  * elements' words are not all in the window here: the general way. */
 int om_acc_direct(struct MPI_ABI_Win *w, struct MPI_ABI_Datatype *t, MPI_Count count, int rank,
                   size_t off, MPI_Op op, const char *in, char *out, ordo_status_t *st_p);
+
+#pragma GCC visibility pop
 
 #endif
