@@ -244,10 +244,10 @@ struct MPI_ABI_Win {
     MPI_Info       info;
     om_attr_t     *attrs;
     char           name[MPI_MAX_OBJECT_NAME];
-    /* The short way of small puts and gets (rma.c): per window rank, its
-     * memory where it is mapped here (asked of ordo once), and the passive
-     * epochs this rank opened (set once ordo opened them, cleared before
-     * ordo closes them) */
+    /* The short ways of one-sided operations (rma_direct.h): per window
+     * rank, its memory where it is mapped here (asked of ordo once), and the
+     * passive epochs this rank opened (set once ordo opened them, cleared
+     * before ordo closes them) */
     struct om_direct { char *base; size_t size; int asked; } *direct;
     uint8_t       *locked;
     int            lock_all;
@@ -277,7 +277,7 @@ typedef struct om_state {
     int world_rank, world_size;
     void *main_thread;
     int next_keyval;
-    int direct_pins;              /* peers' windows mapped for good (rma.c) */
+    int direct_pins;              /* peers' windows mapped for good (rma_direct.c) */
     size_t direct_max;            /* the largest put or get copied that way */
     int last_error_class;       /* MPI_Add_error_class */
 } om_state_t;

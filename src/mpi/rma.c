@@ -174,6 +174,15 @@ static int xfer(int is_put, void *obuf, MPI_Count ocount, MPI_Datatype otype, in
     return st == ORDO_OK ? MPI_SUCCESS : rma_failed(win, st, func);
 }
 
+/* The short ways' target: a rank of the window and the byte offset of disp
+ * there, no error named (0: the general way, which names it). */
+static inline int fast_target(const struct MPI_ABI_Win *w, int rank, MPI_Aint disp,
+                              size_t *off)
+{
+    return rank >= 0 && rank < w->group->size && disp >= 0 &&
+           !__builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], off);
+}
+
 /* The common case, checked and issued in a few steps: the same contiguous
  * type on both sides, a rank of the window, a displacement inside what
  * memory can address.  1: issued (*rc its outcome); 0: take the general
@@ -186,9 +195,7 @@ static inline int xfer_fast(int is_put, void *obuf, MPI_Count ocount, MPI_Dataty
     struct MPI_ABI_Datatype *t = otype == ttype ? om_type(otype) : NULL;
     size_t bytes, off;
     if (!om_up() || !w || !t || !t->committed || !t->contiguous || ocount != tcount ||
-        om_type_bytes(t, ocount, &bytes) != 0 || bytes == 0 || rank < 0 ||
-        rank >= w->group->size || disp < 0 ||
-        __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off))
+        om_type_bytes(t, ocount, &bytes) != 0 || bytes == 0 || !fast_target(w, rank, disp, &off))
         return 0;
     char *at;
     if (bytes <= om_g.direct_max && (at = om_direct_at(w, rank, off, bytes)) != NULL) {
@@ -263,10 +270,9 @@ static ordo_status_t acc_one(struct MPI_ABI_Win *w, struct MPI_ABI_Datatype *bt,
                              size_t off, MPI_Op op, const void *val, void *old, int implicit)
 {
     size_t es = bt->size;
-    int sgn = 0, is_int = om_integer_type(bt->basic, &sgn);
-    if ((es == 4 || es == 8) && is_int && off % es == 0 &&
-        (op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
-         op == MPI_REPLACE || op == MPI_NO_OP)) {
+    int sgn = 0;
+    om_integer_type(bt->basic, &sgn);
+    if (om_acc_native(bt, op) && off % es == 0) {
         ordo_atomic_type_t at = es == 4 ? (sgn ? ORDO_INT32 : ORDO_UINT32)
                                         : (sgn ? ORDO_INT64 : ORDO_UINT64);
         uint64_t zero = 0, dummy;
@@ -363,15 +369,10 @@ static inline int acc_fast(const void *obuf, MPI_Count ocount, MPI_Datatype otyp
         (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8) || tcount < 1 ||
         (rbuf && (rcount != tcount || rtype != ttype)) ||
         (op != MPI_NO_OP && (ocount != tcount || otype != ttype || !obuf)) ||
-        (op == MPI_NO_OP && !rbuf) || rank < 0 || rank >= w->group->size || disp < 0 ||
-        __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off) ||
+        (op == MPI_NO_OP && !rbuf) || !fast_target(w, rank, disp, &off) ||
         (off & (t->size - 1)) != 0 || (size_t)tcount > SIZE_MAX / 16)
         return 0;
-    int sgn;
-    if (tcount == 1 && (t->size == 8 || t->size == 4) &&
-        (op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
-         op == MPI_REPLACE || op == MPI_NO_OP) &&
-        om_integer_type(t->basic, &sgn)) {
+    if (tcount == 1 && om_acc_native(t, op)) {
         /* one integer, an operation the CPU has (valid for every integer) */
         char *at = om_direct_at(w, rank, off, t->size);
         if (!at)
@@ -540,10 +541,9 @@ static inline int cas_fast(const void *obuf, const void *cbuf, void *rbuf, MPI_D
     size_t off;
     char *at;
     if (!om_up() || !w || w->through_ordo || !t || !t->predefined || t->basic_count != 1 ||
-        (t->size != 4 && t->size != 8) || !obuf || !cbuf || !rbuf || rank < 0 ||
-        rank >= w->group->size || disp < 0 ||
-        __builtin_mul_overflow((size_t)disp, (size_t)w->units[rank], &off) ||
-        (off & (t->size - 1)) != 0 || !(at = om_direct_at(w, rank, off, t->size)))
+        (t->size != 4 && t->size != 8) || !obuf || !cbuf || !rbuf ||
+        !fast_target(w, rank, disp, &off) || (off & (t->size - 1)) != 0 ||
+        !(at = om_direct_at(w, rank, off, t->size)))
         return 0;
     if (t->size == 4) {
         uint32_t v, c;

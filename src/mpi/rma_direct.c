@@ -61,7 +61,6 @@ void om_direct_ask(struct MPI_ABI_Win *w, int rank)
     om_g.direct_pins++;
 }
 
-
 /* The k elements of t from byte first of the word of type T at word (in,
  * out packed): read it, combine them here, swap it in if unchanged, again
  * while another process changes it (bounded, as acc_one). */
@@ -78,7 +77,7 @@ void om_direct_ask(struct MPI_ABI_Win *w, int rank)
                 om_op_apply(op, t, in, el_, (MPI_Count)(k));                           \
             if (next_ == cur_ || atomic_compare_exchange_strong(a_, &cur_, next_))     \
                 break;                                                                 \
-            if (tries_ > OM_NARROW_TRIES_MAX) {                                           \
+            if (tries_ > OM_NARROW_TRIES_MAX) {                                        \
                 st = ORDO_ERR_BUSY;                                                    \
                 break;                                                                 \
             }                                                                          \
@@ -89,10 +88,7 @@ int om_acc_direct(struct MPI_ABI_Win *w, struct MPI_ABI_Datatype *t, MPI_Count c
                   size_t off, MPI_Op op, const char *in, char *out, ordo_status_t *st_p)
 {
     size_t es = t->size, ws = es == 8 ? 8 : 4, bytes = (size_t)count * es;
-    int sgn;
-    int native = (es == 4 || es == 8) && om_integer_type(t->basic, &sgn) &&
-                 (op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
-                  op == MPI_REPLACE || op == MPI_NO_OP);
+    int native = om_acc_native(t, op);
     /* the words read and swapped (aligned in memory) lie in the window, as
      * the general way asks */
     char *at = om_direct_at(w, rank, off, bytes);

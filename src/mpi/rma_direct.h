@@ -38,6 +38,17 @@ static inline int om_integer_type(MPI_Datatype basic, int *is_signed)
     return 0;
 }
 
+/* An element that is an integer of 4 or 8 bytes, combined by an operation
+ * ordo's atomics and the CPU's have (sum, band, bor, bxor, replace, no_op):
+ * one atomic, where others take a compare-and-swap of their word. */
+static inline int om_acc_native(const struct MPI_ABI_Datatype *bt, MPI_Op op)
+{
+    int sgn;
+    return (bt->size == 4 || bt->size == 8) && om_integer_type(bt->basic, &sgn) &&
+           (op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
+            op == MPI_REPLACE || op == MPI_NO_OP);
+}
+
 /* The first time a rank is a direct target: where its memory is mapped,
  * if it is (0 size where not, and the way through ordo from then on). */
 void om_direct_ask(struct MPI_ABI_Win *w, int rank);
@@ -57,7 +68,7 @@ static inline char *om_direct_at(struct MPI_ABI_Win *w, int rank, size_t off, si
     return off <= d->size && bytes <= d->size - off ? d->base + off : NULL;
 }
 
-/* Accumulates at a rank reached directly (direct_at), as ordo's short way
+/* Accumulates at a rank reached directly (om_direct_at), as ordo's short way
  * makes its atomics: each element a sequentially consistent
  * read-modify-write of the CPU on the mapping, so atomic with ordo's own
  * and with other processes' on that memory.  Only while nothing of the
