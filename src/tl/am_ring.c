@@ -7,6 +7,12 @@
 enum { REC_DATA = 1, REC_BCOPY = 2, REC_WRAP = 3, REC_HOT = 4, REC_SPILL = 5 };
 
 #define REC_HDR   16u
+/* An inline record of a payload of at least this many bytes starts its
+ * data so that the payload after the header is line-aligned: the copies in
+ * and out then split no vector across two lines (one-way 1 KiB 0.56 -> 0.49
+ * us between two threads of a 2-core Xeon VM; a smaller one would take a
+ * second line for nothing). */
+#define ALIGN_MIN 256u
 /* Short records that stay in the ring after the hot buffer was found busy. */
 #define HOT_SKIP  32u
 #define LINE      ORDO_CACHE_LINE
@@ -19,7 +25,8 @@ typedef struct am_rec {
     _Atomic uint64_t stamp;   /* position + 1 once the record is complete */
     uint32_t         len;
     uint16_t         kind;
-    uint16_t         bidx;
+    uint16_t         bidx;    /* REC_BCOPY: the bounce buffer; REC_DATA: where the data
+                                 starts, in bytes from the record's start */
 } am_rec_t;
 
 typedef struct am_ctrl {
@@ -167,19 +174,27 @@ static inline void own_ahead(ordo_am_tx_t *tx, size_t recsize)
 static void publish(ordo_am_tx_t *tx, am_rec_t *rec, size_t recsize)
 {
     uint64_t next = tx->tail + recsize;
-    if (ORDO_UNLIKELY(tx->cleared < next + LINE)) {
-        /* Everything up to next + AHEAD is free (reserve checked), so no
-         * unread record is touched. */
-        size_t R = tx->geo.ring_size;
-        char *ring = ring_of(tx->base);
-        uint64_t from = tx->cleared > next ? tx->cleared : next;
-        for (uint64_t pos = from; pos < next + AHEAD; pos += LINE)
+    size_t R = tx->geo.ring_size;
+    char *ring = ring_of(tx->base);
+    int clear = tx->cleared < next + LINE;
+    /* Everything up to next + AHEAD is free (reserve checked), so no unread
+     * record is touched.  Only the stamp the reader looks at next must be
+     * zero before this record is seen; the rest of the block goes after the
+     * stamp, whose store would otherwise wait for each of them (lines the
+     * reader held a lap ago): one-way 1 KiB 0.87 -> 0.77 us on a 2-core Xeon
+     * VM, against 0.31 for 8 B instead of 0.24 when only the next stamp is
+     * cleared, one line ahead each time. */
+    if (ORDO_UNLIKELY(clear))
+        atomic_store_explicit((_Atomic uint64_t *)(ring + (size_t)(next & (R - 1))), 0,
+                              memory_order_relaxed);
+    atomic_store_explicit(&rec->stamp, tx->tail + 1, memory_order_release);
+    tx->tail = next;
+    if (ORDO_UNLIKELY(clear)) {
+        for (uint64_t pos = next + LINE; pos < next + AHEAD; pos += LINE)
             atomic_store_explicit((_Atomic uint64_t *)(ring + (size_t)(pos & (R - 1))), 0,
                                   memory_order_relaxed);
         tx->cleared = next + AHEAD;
     }
-    atomic_store_explicit(&rec->stamp, tx->tail + 1, memory_order_release);
-    tx->tail += recsize;
     if (tx->geo.own_ahead && recsize > LINE)
         own_ahead(tx, recsize);
 }
@@ -196,6 +211,52 @@ static inline void put_short(ordo_am_tx_t *tx, am_rec_t *rec, unsigned kind, siz
     rec->len = (uint32_t)(hdrlen + len);
     rec->kind = (uint16_t)kind;
     publish(tx, rec, recsize);
+}
+
+/* Bytes [from, to) of hdr followed by payload, into the same place of dst. */
+static inline void copy_span(char *dst, const char *hdr, size_t hdrlen, const char *payload,
+                             size_t from, size_t to)
+{
+    if (from < hdrlen) {
+        size_t n = ORDO_MIN(to, hdrlen) - from;
+        memcpy(dst + from, hdr + from, n);
+        from += n;
+    }
+    if (from < to)
+        memcpy(dst + from, payload + (from - hdrlen), to - from);
+}
+
+/* A short record inline in the ring, its first line written last: the
+ * reader polls that line, and a writer that wrote it first would take it
+ * back from the reader for the stamp after the rest (one-way 1 KiB 0.87 ->
+ * 0.79 us on a 2-core Xeon VM; 0.70 with publish's clearing after the
+ * stamp). */
+static inline void put_inline(ordo_am_tx_t *tx, am_rec_t *rec, size_t recsize, size_t at,
+                              const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    char *data = (char *)rec + at;
+    size_t total = hdrlen + len, first = ORDO_MIN(total, (size_t)LINE - at);
+    if (total > first)
+        copy_span(data, hdr, hdrlen, payload, first, total);
+    copy_span(data, hdr, hdrlen, payload, 0, first);
+    rec->len = (uint32_t)total;
+    rec->kind = REC_DATA;
+    rec->bidx = (uint16_t)at;
+    publish(tx, rec, recsize);
+}
+
+/* Where an inline record's data starts (inline_at_ok holds for it). */
+static inline size_t inline_at(size_t hdrlen, size_t len)
+{
+    return len >= ALIGN_MIN && hdrlen <= LINE - REC_HDR && hdrlen % 8 == 0 ? LINE - hdrlen
+                                                                          : REC_HDR;
+}
+
+/* What a reader accepts as an inline record's data start: after the
+ * record's header, in its first line, 8-byte aligned. */
+static inline int inline_at_ok(size_t at)
+{
+    return at >= REC_HDR && at <= LINE && at % 8 == 0;
 }
 
 /* Whether the reader's head has reached pos.  Reading the head takes its
@@ -316,12 +377,11 @@ ordo_status_t ordo_am_send_short(ordo_am_tx_t *tx, const void *hdr, size_t hdrle
     if (n > tx->geo.spill_min && tx->geo.spill_size &&
         send_spill(tx, hdr, hdrlen, payload, len) != NULL)
         return ORDO_OK;
-    size_t recsize = align_line(REC_HDR + hdrlen + len);
+    size_t at = inline_at(hdrlen, len), recsize = align_line(at + hdrlen + len);
     am_rec_t *rec = reserve(tx, recsize);
     if (ORDO_UNLIKELY(rec == NULL))
         return ORDO_ERR_BUSY;
-    char *data = (char *)rec + REC_HDR;
-    put_short(tx, rec, REC_DATA, recsize, data, hdr, hdrlen, payload, len);
+    put_inline(tx, rec, recsize, at, hdr, hdrlen, payload, len);
     return ORDO_OK;
 }
 
@@ -391,16 +451,17 @@ static inline void step_over_spill(ordo_am_rx_t *rx, size_t recsize, size_t spil
     step_over(rx, recsize);
 }
 
-/* The data of a short record of kind (inline, hot or spilled) and len
- * bytes at the head, the ring bytes it takes and the spill ring bytes. */
-static inline char *short_data(ordo_am_rx_t *rx, unsigned kind, size_t len, size_t *recsize_p,
-                               size_t *spill_p)
+/* The data of a short record of kind (inline from data_at, hot or spilled)
+ * and len bytes at the head, the ring bytes it takes and the spill ring
+ * bytes. */
+static inline char *short_data(ordo_am_rx_t *rx, unsigned kind, size_t len, unsigned data_at,
+                               size_t *recsize_p, size_t *spill_p)
 {
     const ordo_am_geometry_t *g = &rx->geo;
     *spill_p = 0;
     if (kind == REC_DATA) {
-        *recsize_p = align_line(REC_HDR + len);
-        return (char *)head_rec(rx) + REC_HDR;
+        *recsize_p = align_line(data_at + len);
+        return (char *)head_rec(rx) + data_at;
     }
     *recsize_p = LINE;
     if (kind == REC_HOT)
@@ -423,7 +484,9 @@ static int head_fields(ordo_am_rx_t *rx, const am_rec_t *rec, unsigned *kind_p, 
     size_t len = *(const volatile uint32_t *)&rec->len;
     unsigned bidx = *(const volatile uint16_t *)&rec->bidx;
     size_t room = g->ring_size - (size_t)(rx->head & (g->ring_size - 1));
-    if (kind == REC_DATA && REC_HDR + len > room)
+    if (kind == REC_DATA && !inline_at_ok(bidx))
+        rx->broken = "an inline record whose data starts outside its first line";
+    else if (kind == REC_DATA && bidx + len > room)
         rx->broken = "an inline record longer than the ring holds there";
     else if (kind == REC_BCOPY &&
              (bidx < g->nbounce ? len > g->bounce_size
@@ -461,7 +524,7 @@ unsigned ordo_am_poll(ordo_am_rx_t *rx, unsigned max, ordo_am_deliver_func_t del
             recsize = R - (size_t)(rx->head & (R - 1));
         } else if (kind != REC_BCOPY) {
             size_t spill;
-            char *data = short_data(rx, kind, len, &recsize, &spill);
+            char *data = short_data(rx, kind, len, bidx, &recsize, &spill);
             if (deliver(arg, data, len, NULL) == ORDO_ERR_BUSY)
                 break;
             step_over_spill(rx, recsize, spill);
@@ -504,7 +567,7 @@ void *ordo_am_peek(ordo_am_rx_t *rx, size_t *len_p, _Atomic uint32_t **bounce_p)
         return bounce_of(rx->base, &rx->geo, bidx);
     }
     rx->peek_bounce = *bounce_p = NULL;
-    return short_data(rx, kind, len, &rx->peek_size, &rx->peek_spill);
+    return short_data(rx, kind, len, bidx, &rx->peek_size, &rx->peek_spill);
 }
 
 void ordo_am_consume(ordo_am_rx_t *rx)

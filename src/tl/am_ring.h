@@ -10,8 +10,10 @@
  * that never repeats), written last with release order; the reader waits for
  * the stamp it expects.  Before publishing a record the writer makes sure
  * the stamp word of the next position is zero (it clears a block of line
- * starts ahead at a time), so stale bytes of an earlier lap are never taken
- * for a record.  The reader publishes how far it has read (head) so the
+ * starts ahead at a time, the block's first before the stamp and the rest
+ * after it), so stale bytes of an earlier lap are never taken for a record.
+ * An inline record's first line (its stamp, the line the reader polls) is
+ * written after the rest, and a long payload starts on a line.  The reader publishes how far it has read (head) so the
  * writer knows the free space; bounce buffers have one busy flag each, set by
  * the writer and cleared by the reader when it is done with the data.
  *

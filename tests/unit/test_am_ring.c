@@ -14,7 +14,8 @@
 #include "../../src/tl/tl.h"
 #include "am_lane.h"
 
-/* am_ring.c's record: stamp (8), len (4), kind (2), bounce index (2) */
+/* am_ring.c's record: stamp (8), len (4), kind (2), bounce index or, for
+ * an inline record, where its data starts (2) */
 enum { OFF_LEN = 8, OFF_KIND = 12, OFF_BIDX = 14 };
 
 static int delivered;
@@ -81,6 +82,76 @@ static void expect_broken(ordo_am_rx_t *rx, const char *why)
     _Atomic uint32_t *pb;
     CHECK(ordo_am_peek(rx, &len, &pb) == NULL);
     CHECK(ordo_am_poll(rx, 64, count, NULL) == 0 && delivered == 1);
+}
+
+/* An inline record of a long payload after a header of whole words lays
+ * the payload on a line boundary; a short one, or one after an odd
+ * header, follows the record's header; each arrives whole. */
+static void inline_layout(ordo_am_tx_t *tx, ordo_am_rx_t *rx)
+{
+    am_lane_reset(base, &geo, tx, rx);
+    static char pay[1024];
+    for (size_t i = 0; i < sizeof(pay); i++)
+        pay[i] = (char)(i * 7 + 3);
+    char hdr[48] = "header";
+    const struct { size_t hdrlen, len; int aligned; } cases[] = {
+        {40, 1000, 1}, {48, 256, 1}, {8, 300, 1}, {40, 255, 0}, {12, 600, 0}, {56, 600, 0},
+        {40, 0, 0}, {0, 700, 1},
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        size_t hl = cases[k].hdrlen, n = cases[k].len;
+        uint64_t at = tx->tail;
+        CHECK_OK(ordo_am_send_short(tx, hdr, hl, pay, n));
+        char *recp = base + ORDO_CACHE_LINE + (size_t)(at & (geo.ring_size - 1));
+        size_t plen;
+        _Atomic uint32_t *pb;
+        char *p = ordo_am_peek(rx, &plen, &pb);
+        CHECK(p != NULL && pb == NULL && plen == hl + n);
+        if (p == NULL)
+            return;
+        CHECK(memcmp(p, hdr, hl) == 0 && memcmp(p + hl, pay, n) == 0);
+        if (cases[k].aligned)
+            CHECK(((uintptr_t)(p + hl) & (ORDO_CACHE_LINE - 1)) == 0);
+        else
+            CHECK(p == recp + 16);
+        CHECK(*(uint16_t *)(recp + OFF_BIDX) == (uint16_t)(p - recp));
+        ordo_am_consume(rx);
+        CHECK(rx->head == tx->tail);
+    }
+}
+
+/* Bytes left by an earlier lap that read as the stamp a record at their
+ * place would have in this lap never pass for a record: the writer clears
+ * the stamp the reader looks at next before it publishes.  Lap 0 carries
+ * payloads whose every word is the stamp of lap 1 at that place; lap 1
+ * then sends one-line records, and after each the reader finds nothing. */
+static void stale_stamps(ordo_am_tx_t *tx, ordo_am_rx_t *rx)
+{
+    am_lane_reset(base, &geo, tx, rx);
+    size_t R = geo.ring_size;
+    uint64_t words[128];
+    char hdr[8] = "stale";
+    while (tx->tail < R - 4096) {
+        /* a 1 KiB payload after an 8-byte header starts a line into the record */
+        size_t off = (size_t)(tx->tail & (R - 1)) + ORDO_CACHE_LINE;
+        for (size_t i = 0; i < 128; i++)
+            words[i] = R + off + 8 * i + 1;
+        CHECK_OK(ordo_am_send_short(tx, hdr, sizeof(hdr), words, sizeof(words)));
+        delivered = 0;
+        CHECK(ordo_am_poll(rx, 64, count, NULL) == 1 && delivered == 1);
+    }
+    for (int lap = 0; lap < 2; lap++) {   /* over the stale bytes, up to the next lap */
+        for (uint64_t end = tx->tail + R / 2; tx->tail < end;) {
+            CHECK_OK(ordo_am_send_short(tx, hdr, sizeof(hdr), NULL, 0));
+            delivered = 0;
+            CHECK(ordo_am_poll(rx, 64, count, NULL) == 1 && delivered == 1 && rx->broken == NULL);
+            size_t plen;
+            _Atomic uint32_t *pb;
+            CHECK(ordo_am_peek(rx, &plen, &pb) == NULL);
+            if (delivered != 1)
+                return;
+        }
+    }
 }
 
 int main(void)
@@ -374,6 +445,9 @@ int main(void)
     CHECK(rx.broken != NULL && strstr(rx.broken, "spill-ring record") != NULL);
     free(sbase);
 
+    inline_layout(&tx, &rx);
+    stale_stamps(&tx, &rx);
+
     char *rec = lane_with_records(0, &tx, &rx);
     *(uint16_t *)(rec + OFF_KIND) = 9;
     expect_broken(&rx, "no known kind");
@@ -381,6 +455,14 @@ int main(void)
     rec = lane_with_records(0, &tx, &rx);
     *(uint32_t *)(rec + OFF_LEN) = 1u << 30;
     expect_broken(&rx, "longer than the ring");
+
+    rec = lane_with_records(0, &tx, &rx);
+    *(uint16_t *)(rec + OFF_BIDX) = 72;   /* data past the record's first line */
+    expect_broken(&rx, "starts outside its first line");
+
+    rec = lane_with_records(0, &tx, &rx);
+    *(uint16_t *)(rec + OFF_BIDX) = 4;   /* data inside the record's own header */
+    expect_broken(&rx, "starts outside its first line");
 
     rec = lane_with_records(1, &tx, &rx);
     *(uint16_t *)(rec + OFF_BIDX) = 4;   /* one past the last: the hot buffer's, none here */
