@@ -27,6 +27,9 @@ typedef struct ordo_machine {
      * read it (the Owned state of AMD's MOESI; Intel's MESIF shares it
      * clean): writing it again then needs no fetch. */
     int    owns_read_lines;
+    /* Whether a core can push lines it wrote to the cache the cores share
+     * (CLDEMOTE), for a reader on another core to find there. */
+    int    demotes_lines;
 } ordo_machine_t;
 
 typedef struct ordo_auto_choice {
@@ -47,7 +50,10 @@ typedef struct ordo_auto_choice {
      * after each inline one, the writer asks for the lines of a next one
      * as long, up to own_ahead bytes, ahead of time (0: not). */
     size_t hot_max, spill_bytes, own_ahead;
-    char   lane_why[384];
+    /* After an inline one sent in answer to its peer, the writer pushes its
+     * lines to the cache the cores share (am_ring.h) */
+    int    demote;
+    char   lane_why[512];
     char   engines_why[256];
     char   pio_why[384];
     char   eager_why[512];

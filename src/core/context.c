@@ -147,7 +147,8 @@ static ordo_status_t open_transports(ordo_context_t *ctx)
                                .bounce_rotate = ctx->machine.bounce_rotate,
                                .hot_max = ctx->machine.hot_max,
                                .spill_bytes = ctx->machine.spill_bytes,
-                               .own_ahead = ctx->machine.own_ahead};
+                               .own_ahead = ctx->machine.own_ahead,
+                               .demote = ctx->machine.demote};
     char *save = NULL;
     for (char *name = strtok_r(list, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
         const ordo_tl_ops_t *ops = ordo_tl_find(name);

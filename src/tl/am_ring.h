@@ -65,7 +65,15 @@
  * the reader polls).  A ping-pong's sender then takes them while it waits
  * for the answer, not line by line as it writes.  Asked once, 8 KiB ahead,
  * they were the reader's again by the time they were written (its
- * prefetchers follow the ring). */
+ * prefetchers follow the ring).
+ *
+ * Where a core can push lines it wrote out to the cache all cores share
+ * (CLDEMOTE), the writer does so with an inline record sent in answer: one
+ * that follows, since its last, a record from that peer (ordo_am_tx_pair),
+ * as in a ping-pong, whose reader waits for it and then reads the lines
+ * there rather than from the writer's core.  A stream of records is left
+ * alone: its reader is behind, and pushing each line out halved a window's
+ * bandwidth. */
 #ifndef ORDO_TL_AM_RING_H
 #define ORDO_TL_AM_RING_H
 
@@ -96,6 +104,9 @@ typedef struct ordo_am_geometry {
                                (the hot and spill fields are set after init) */
     size_t   own_ahead;     /* 0: none; else the most ring bytes the writer asks for
                                ahead of time (set after init) */
+    int      demote;        /* the writer pushes the lines of an inline record sent in
+                               answer out to the cache the cores share (set after
+                               init; needs ordo_am_tx_pair) */
 } ordo_am_geometry_t;
 
 /* The sender's end. */
@@ -116,6 +127,9 @@ typedef struct ordo_am_tx {
                                        is idle (alone_min) */
     uint64_t           spill_tail;  /* next spill ring position */
     uint64_t           spill_seen;  /* the reader's spill head as last read */
+    const struct ordo_am_rx *pair;  /* the lane from the same peer to this process */
+    uint64_t           pair_seen;   /* its head at this lane's last record */
+    uint64_t           demoted;     /* records pushed out (geo.demote), for tests */
 } ordo_am_tx_t;
 
 /* The receiver's end. */
@@ -154,6 +168,11 @@ void   ordo_am_geometry_init(ordo_am_geometry_t *geo, size_t short_max, size_t e
  * take memory only where messages use them. */
 void ordo_am_tx_init(ordo_am_tx_t *tx, void *base, const ordo_am_geometry_t *geo);
 void ordo_am_rx_init(ordo_am_rx_t *rx, void *base, const ordo_am_geometry_t *geo);
+/* rx: the lane from tx's peer to this process, read by the same thread (or
+ * under the same lock) as tx is written.  A record tx sends after rx
+ * delivered something since tx's last one answers the peer, whose reader
+ * is likely waiting for it (geo.demote). */
+void ordo_am_tx_pair(ordo_am_tx_t *tx, const ordo_am_rx_t *rx);
 
 /* Send hdr+payload inline.  ORDO_ERR_BUSY when the ring is full (nothing was
  * written; try again after the receiver drained). */

@@ -136,8 +136,11 @@ typedef struct ordo_tl_params {
     /* How a lane between processes of this machine carries short messages
      * (ordo_auto_choice_t): the reused buffer's and the spill ring's bytes
      * (0: none), and up to how many bytes of its next inline record a
-     * writer asks for ahead of time (0: not; am_ring.h). */
+     * writer asks for ahead of time (0: not; am_ring.h); and whether it
+     * pushes the lines of a record sent in answer to the cache the cores
+     * share. */
     size_t       hot_max, spill_bytes, own_ahead;
+    int          demote;
 } ordo_tl_params_t;
 
 /* Where the owner's memory lives. */

@@ -154,6 +154,48 @@ static void stale_stamps(ordo_am_tx_t *tx, ordo_am_rx_t *rx)
     }
 }
 
+/* A record sent in answer (the lane back from the peer delivered something
+ * since this lane's last record) has its lines pushed out; a stream of
+ * records, or a lane with no pair or with demote off, does not. */
+static void answers_demoted(void)
+{
+    ordo_am_geometry_t dg = geo;
+    dg.demote = 1;
+    ordo_am_tx_t out, back_tx;
+    ordo_am_rx_t out_rx, back;
+    char *a = am_lane_new(&dg, &out, &out_rx), *b = am_lane_new(&dg, &back_tx, &back);
+    if (a == NULL || b == NULL)
+        return;
+    char msg[600] = "question";
+    ordo_am_tx_pair(&out, &back);
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 4; i++)   /* a window: none answers */
+            CHECK_OK(ordo_am_send_short(&out, msg, 8, msg, i ? 500 : 8));
+        CHECK(out.demoted == (uint64_t)round);
+        delivered = 0;
+        CHECK(ordo_am_poll(&out_rx, 64, count, NULL) == 4);
+        CHECK_OK(ordo_am_send_short(&back_tx, msg, 8, NULL, 0));   /* the peer answers */
+        CHECK(back_tx.demoted == 0);                               /* unpaired */
+        CHECK(ordo_am_poll(&back, 64, count, NULL) == 1);
+    }
+    CHECK_OK(ordo_am_send_short(&out, msg, 8, msg, 600));   /* in answer */
+    CHECK(out.demoted == 3);
+    delivered = 0;
+    CHECK(ordo_am_poll(&out_rx, 64, keep, NULL) == 1 && got_len[0] == 608 &&
+          memcmp(got[0] + 8, msg, 600) == 0);
+    /* demote off: answers are left where they are */
+    dg.demote = 0;
+    am_lane_reset(a, &dg, &out, &out_rx);
+    am_lane_reset(b, &dg, &back_tx, &back);
+    ordo_am_tx_pair(&out, &back);
+    CHECK_OK(ordo_am_send_short(&back_tx, msg, 8, NULL, 0));
+    CHECK(ordo_am_poll(&back, 64, count, NULL) == 1);
+    CHECK_OK(ordo_am_send_short(&out, msg, 8, msg, 100));
+    CHECK(out.demoted == 0);
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     ordo_am_geometry_init(&geo, 256, 4096, 4, 0);
@@ -447,6 +489,7 @@ int main(void)
 
     inline_layout(&tx, &rx);
     stale_stamps(&tx, &rx);
+    answers_demoted();
 
     char *rec = lane_with_records(0, &tx, &rx);
     *(uint16_t *)(rec + OFF_KIND) = 9;

@@ -179,6 +179,12 @@ int main(void)
     ordo_auto_eager(&lm, 2, 8192, 32768, 0, 1, 0, &e);
     CHECK(e.hot_max == 0 && e.spill_bytes == 0 && e.own_ahead == 8192);
     CHECK(strstr(e.lane_why, "gives up the lines") != NULL);
+    CHECK(e.demote == 0 && strstr(e.lane_why, "CLDEMOTE") == NULL);
+    lm.demotes_lines = 1;   /* answers pushed to the shared cache */
+    ordo_auto_eager(&lm, 2, 8192, 32768, 0, 1, 0, &e);
+    CHECK(e.demote == 1 && strstr(e.lane_why, "CLDEMOTE") != NULL);
+    CHECK(strstr(e.lane_why, "gives up the lines") != NULL);
+    lm.demotes_lines = 0;
     ordo_auto_eager(&lm, 300, 256, 4096, 0, 1, 0, &e);
     CHECK(e.own_ahead == 256 && strstr(e.lane_why, "small") != NULL);
     lm.owns_read_lines = 1;

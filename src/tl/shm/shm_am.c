@@ -43,6 +43,7 @@ ordo_status_t shm_mailbox_open(shm_mailbox_t *mb, ordo_tl_iface_t *iface, ordo_b
         mb->geo.alone_min = mb->geo.hot_size;
     }
     mb->geo.own_ahead = ORDO_MIN(params->own_ahead, cap);
+    mb->geo.demote = params->demote;
     if (params->spill_bytes && cap > ORDO_LANE_SPILL_MIN) {
         mb->geo.spill_min = ORDO_LANE_SPILL_MIN;
         mb->geo.spill_size = params->spill_bytes;
@@ -141,6 +142,7 @@ ordo_status_t shm_mailbox_lane(shm_mailbox_t *mb, int rank, ordo_am_tx_t **tx_p)
         return ORDO_ERR_NO_MEMORY;
     }
     ordo_am_tx_init(tx, lane, &mb->geo);
+    ordo_am_tx_pair(tx, &mb->rx[rank]);
     *tx_p = tx;
     return ORDO_OK;
 }
