@@ -93,7 +93,7 @@ static void inline_layout(ordo_am_tx_t *tx, ordo_am_rx_t *rx)
     static char pay[1024];
     for (size_t i = 0; i < sizeof(pay); i++)
         pay[i] = (char)(i * 7 + 3);
-    char hdr[48] = "header";
+    char hdr[64] = "header";
     const struct { size_t hdrlen, len; int aligned; } cases[] = {
         {40, 1000, 1}, {48, 256, 1}, {8, 300, 1}, {40, 255, 0}, {12, 600, 0}, {56, 600, 0},
         {40, 0, 0}, {0, 700, 1},
