@@ -125,6 +125,12 @@ void ordo_am_rx_init(ordo_am_rx_t *rx, void *base, const ordo_am_geometry_t *geo
     rx->geo = *geo;
 }
 
+static inline void clear_stamp(char *ring, size_t R, uint64_t pos)
+{
+    atomic_store_explicit((_Atomic uint64_t *)(ring + (size_t)(pos & (R - 1))), 0,
+                          memory_order_relaxed);
+}
+
 /* Reserve recsize bytes at the tail, writing a wrap record first when the
  * record would cross the end.  Returns the record or NULL when full. */
 static am_rec_t *reserve(ordo_am_tx_t *tx, size_t recsize)
@@ -142,7 +148,7 @@ static am_rec_t *reserve(ordo_am_tx_t *tx, size_t recsize)
     char *ring = ring_of(tx->base);
     if (ORDO_UNLIKELY(skip)) {
         am_rec_t *w = (am_rec_t *)(ring + idx);
-        atomic_store_explicit((_Atomic uint64_t *)ring, 0, memory_order_relaxed);
+        clear_stamp(ring, R, 0);
         w->kind = REC_WRAP;
         w->len = 0;
         atomic_store_explicit(&w->stamp, tx->tail + 1, memory_order_release);
@@ -175,12 +181,6 @@ static inline void own_ahead(ordo_am_tx_t *tx, size_t recsize)
     char *ring = ring_of(tx->base);
     for (; pos < to; pos += LINE)
         ordo_prefetch_write(ring + (size_t)(pos & (R - 1)));
-}
-
-static inline void clear_stamp(char *ring, size_t R, uint64_t pos)
-{
-    atomic_store_explicit((_Atomic uint64_t *)(ring + (size_t)(pos & (R - 1))), 0,
-                          memory_order_relaxed);
 }
 
 /* Whether the paired lane delivered something since this one's last

@@ -13,9 +13,10 @@
  * starts ahead at a time, the block's first before the stamp and the rest
  * after it), so stale bytes of an earlier lap are never taken for a record.
  * An inline record's first line (its stamp, the line the reader polls) is
- * written after the rest, and a long payload starts on a line.  The reader publishes how far it has read (head) so the
- * writer knows the free space; bounce buffers have one busy flag each, set by
- * the writer and cleared by the reader when it is done with the data.
+ * written after the rest, and a long payload starts on a line.  The reader
+ * publishes how far it has read (head) so the writer knows the free space;
+ * bounce buffers have one busy flag each, set by the writer and cleared by
+ * the reader when it is done with the data.
  *
  * The writer goes round its bounce buffers in laps of `rotate_bytes` of
  * records (the bytes written, not the buffers: a 16 KiB record in a 32 KiB
@@ -68,8 +69,9 @@
  * prefetchers follow the ring).
  *
  * Where a core can push lines it wrote out to the cache all cores share
- * (CLDEMOTE), the writer does so with an inline record sent in answer: one
- * that follows, since its last, a record from that peer (ordo_am_tx_pair),
+ * (CLDEMOTE), the writer does so with a record sent in answer (an inline
+ * one whole, another its reference line): one that follows, since its
+ * last, a record from that peer (ordo_am_tx_pair),
  * as in a ping-pong, whose reader waits for it and then reads the lines
  * there rather than from the writer's core.  A stream of records is left
  * alone: its reader is behind, and pushing each line out halved a window's
@@ -104,7 +106,7 @@ typedef struct ordo_am_geometry {
                                (the hot and spill fields are set after init) */
     size_t   own_ahead;     /* 0: none; else the most ring bytes the writer asks for
                                ahead of time (set after init) */
-    int      demote;        /* the writer pushes the lines of an inline record sent in
+    int      demote;        /* the writer pushes the ring lines of a record sent in
                                answer out to the cache the cores share (set after
                                init; needs ordo_am_tx_pair) */
 } ordo_am_geometry_t;
