@@ -1139,6 +1139,10 @@ typedef struct ordo_stats {
     uint64_t msgs_overtook;
     uint64_t msgs_split;                /* rendezvous-gets received here whose data both
                                            sides copied, a half each (ORDO_RNDV_SPLIT) */
+    uint64_t rma_held;                  /* network puts and gets held until earlier ones
+                                           to the same peer on the same lane completed:
+                                           the bytes in flight there had reached
+                                           ORDO_OFI_INFLIGHT_MAX */
 } ordo_stats_t;
 
 ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p);

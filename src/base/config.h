@@ -77,6 +77,8 @@ typedef struct ordo_config {
     int    ofi_progress;       /* ORDO_OFI_PROGRESS_* */
     int    ofi_put_batch;      /* ORDO_OFI_PUT_BATCH_* */
     size_t ofi_put_batch_max;  /* puts of at most this many bytes are gathered */
+    size_t ofi_inflight_max;   /* RMA bytes posted to one peer on one lane at once;
+                                * SIZE_MAX: auto (ofi_inflight_wanted), 0: no limit */
     int    ofi_msg_bundle;     /* ORDO_OFI_MSG_BUNDLE_* */
     size_t bounce_max;         /* smaller transfers from unregistered memory are copied */
     int    rcache_max;         /* registrations of local buffers kept; 0: none */

@@ -625,6 +625,7 @@ ORDO_API ordo_status_t ordo_stats_get(ordo_stats_t *stats_p)
             sum.lane_ops[l] += f->lane_ops[l];
         sum.lane_kept += f->lane_kept;
         sum.lane_spread += f->lane_spread;
+        sum.rma_held += f->rma_held;
         sum.rcache_hits += f->rcache.hits;
         sum.rcache_misses += f->rcache.misses;
         sum.rcache_evictions += f->rcache.evictions;
@@ -671,7 +672,7 @@ ORDO_API ordo_status_t ordo_stats_print(FILE *out)
     for (int l = 0; l < ORDO_STATS_LANES; l++)
         if (s.lane_ops[l])
             fprintf(out, "lane_ops[%d]%*s %llu\n", l, 7, "", (unsigned long long)s.lane_ops[l]);
-    P(lane_kept); P(lane_spread);
+    P(lane_kept); P(lane_spread); P(rma_held);
     for (int m = ORDO_ORDER_STRICT; m <= ORDO_ORDER_RELAXED; m++)
         fprintf(out, "ops_%-14s %llu\n", ordo_order_name((ordo_order_t)m),
                 (unsigned long long)s.ops_by_order[m]);

@@ -265,6 +265,8 @@ struct ordo_tl_iface {
     uint64_t lane_ops[ORDO_STATS_LANES];  /* operations per lane (network) */
     uint64_t lane_kept, lane_spread;      /* unordered ones kept on / moved off their
                                              peer's current lane */
+    uint64_t rma_held;            /* waited for earlier ones of their peer and lane
+                                     (ORDO_OFI_INFLIGHT_MAX) */
     ordo_rcache_counters_t rcache;
     /* active messages: set by the transport at open ... */
     size_t               am_short_max, am_bcopy_max;

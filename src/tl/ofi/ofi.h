@@ -175,7 +175,9 @@ typedef struct ofi_op {
     uint8_t          lane;
     uint8_t          done;
     uint8_t          abandoned;    /* its waiter gave up (peer dead): release on completion */
+    uint8_t          held;         /* waited for the bytes in flight (counted once) */
     size_t           charged;      /* bytes counted in flight on its lane (ofi_lane_pick) */
+    size_t           posted;       /* bytes of its RMA piece posted, in peer_posted */
     int              rank;
     /* what to (re)issue */
     ofi_rkey_t      *rkey;
@@ -287,6 +289,14 @@ typedef struct ofi_iface {
     ofi_op_t         **reply_slot;    /* atomics and batches awaiting a reply, by id */
     uint32_t           reply_cap, reply_free_hint, reply_used;
     ofi_reply_t       *reply_backlog;
+    /* RMA bytes posted to each peer on each lane and not yet complete, kept
+     * to inflight_max (0: no limit): an operation that would pass it waits
+     * in the backlog, where only those of the same peer and lane wait
+     * behind it (held_pass: the backlog pass that held one of them) */
+    size_t             inflight_max;
+    size_t            *peer_posted;   /* [rank * nlanes + lane] */
+    uint32_t          *held_pass;     /* [rank * nlanes + lane] */
+    uint32_t           pass;
     unsigned           works;         /* ofi_work calls: paces the dead-peer sweep */
     /* short puts gathered into messages (ofi_batch.c) */
     size_t             batch_max;     /* puts of at most this many bytes; 0: off */
@@ -411,6 +421,9 @@ void          ofi_op_piece_done(ofi_iface_t *o, ofi_op_t *op, ordo_status_t st);
 void          ofi_amo_serve(ofi_iface_t *o, int src, unsigned lane, const ofi_amo_req_t *req);
 void          ofi_amo_reply(ofi_iface_t *o, int src, const ofi_amo_rep_t *rep);
 unsigned      ofi_backlog_retry(ofi_iface_t *o);
+/* The limit of RMA bytes in flight to one peer on one lane for a provider
+ * (ORDO_OFI_INFLIGHT_MAX; 0: none). */
+size_t        ofi_inflight_wanted(const char *prov);
 unsigned      ofi_report_done(ofi_iface_t *o);
 int           ofi_mr_reg(ofi_iface_t *o, void *addr, size_t len, uint64_t access, unsigned lane,
                          struct fid_mr **mr_p);

@@ -223,6 +223,40 @@ ordo_status_t ofi_rkey_ptr(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, void **
 
 /* ---------------------------------------------------------- operations */
 
+/* Where a provider carries RMA over a kernel socket, a lane keeps at most
+ * this many bytes of RMA posted to one peer (a larger operation goes
+ * alone).  More gains nothing once the socket is busy, and a window of 64
+ * puts of 64 KiB over one loopback connection mostly ran at 1.0 GB/s, a
+ * state the kernel entered with zero windows, backlogged segments and
+ * retransmits, slower than strict's one at a time (2.4): libfabric 1.17's
+ * tcp;ofi_rxm and 2.5.1's tcp alike, on a 2-core VM.  Two in flight
+ * (128K) kept 3.5-5.3 GB/s there over both, in every run; four (256K)
+ * still fell back once in four runs over 1.17.  A window of 1 MiB puts,
+ * one at a time, then runs at 2.2-2.8 GB/s against 3.1 unlimited: level
+ * with strict. */
+#define OFI_INFLIGHT_SOCKET (128u << 10)
+
+size_t ofi_inflight_wanted(const char *prov)
+{
+    if (ordo_config.ofi_inflight_max != SIZE_MAX)
+        return ordo_config.ofi_inflight_max;
+    return ofi_hardware_provider(prov) ? 0 : OFI_INFLIGHT_SOCKET;
+}
+
+static inline size_t peer_lane(const ofi_iface_t *o, const ofi_op_t *op)
+{
+    return (size_t)op->rank * (size_t)o->nlanes + op->lane;
+}
+
+/* Its piece complete (or never to be): its bytes leave the count. */
+static inline void unpost(ofi_iface_t *o, ofi_op_t *op)
+{
+    if (op->posted) {
+        o->peer_posted[peer_lane(o, op)] -= op->posted;
+        op->posted = 0;
+    }
+}
+
 ofi_op_t *ofi_op_new(ofi_iface_t *o)
 {
     ofi_op_t *op = o->op_free;
@@ -237,6 +271,7 @@ ofi_op_t *ofi_op_new(ofi_iface_t *o)
 
 void ofi_op_release(ofi_iface_t *o, ofi_op_t *op)
 {
+    unpost(o, op);
     o->lane_inflight[op->lane] -= op->charged;
     op->charged = 0;
     ofi_mr_close(o, op->local_mr);
@@ -323,6 +358,14 @@ static const ordo_rcache_ops_t rc_ops = {.reg = rc_reg, .dereg = rc_dereg};
 
 ordo_status_t ofi_rma_open(ofi_iface_t *o)
 {
+    o->inflight_max = ofi_inflight_wanted(o->info->fabric_attr->prov_name);
+    if (o->inflight_max) {
+        size_t n = (size_t)o->size * (size_t)o->nlanes;
+        o->peer_posted = calloc(n, sizeof(*o->peer_posted));
+        o->held_pass = calloc(n, sizeof(*o->held_pass));
+        if (o->peer_posted == NULL || o->held_pass == NULL)
+            return ORDO_ERR_NO_MEMORY;
+    }
     /* The cache serves rendezvous buffers on every provider (remote access
      * needs a registration everywhere), local buffers where they need one. */
     if (ordo_config.rcache_max > 0) {
@@ -360,84 +403,17 @@ ordo_status_t ofi_rma_open(ofi_iface_t *o)
     return ORDO_OK;
 }
 
-/* A slot for an operation that awaits its reply (an atomic's result, a
- * batch's acknowledgement); the reply names it.  UINT32_MAX: no memory. */
-uint32_t ofi_reply_slot_take(ofi_iface_t *o, ofi_op_t *op)
-{
-    uint32_t i = UINT32_MAX;
-    for (uint32_t n = 0; n < o->reply_cap && i == UINT32_MAX; n++) {
-        uint32_t k = (o->reply_free_hint + n) % o->reply_cap;
-        if (o->reply_slot[k] == NULL)
-            i = k;
-    }
-    if (i == UINT32_MAX) {
-        uint32_t cap = o->reply_cap ? o->reply_cap * 2 : 64;
-        ofi_op_t **s = realloc(o->reply_slot, cap * sizeof(*s));
-        if (s == NULL)
-            return UINT32_MAX;
-        memset(s + o->reply_cap, 0, (cap - o->reply_cap) * sizeof(*s));
-        i = o->reply_cap;
-        o->reply_slot = s;
-        o->reply_cap = cap;
-    }
-    o->reply_slot[i] = op;
-    o->reply_free_hint = i + 1;
-    o->reply_used++;
-    op->reply_id = i;
-    return i;
-}
-
-void ofi_reply_slot_clear(ofi_iface_t *o, ofi_op_t *op)
-{
-    if (op->reply_id < o->reply_cap && o->reply_slot[op->reply_id] == op) {
-        o->reply_slot[op->reply_id] = NULL;
-        o->reply_used--;
-    }
-}
-
-/* A reply goes out now, or waits in the reply backlog for room. */
-void ofi_reply_send(ofi_iface_t *o, int rank, unsigned lane, uint8_t kind, const void *data,
-                    size_t len)
-{
-    ordo_status_t st = ofi_am_send(o, rank, lane, kind, data, len, NULL, 0);
-    if (st != ORDO_ERR_BUSY)
-        return;
-    ofi_reply_t *r = malloc(sizeof(*r));
-    if (r == NULL) {
-        ordo_error("ofi: out of memory queueing a reply to rank %d", rank);
-        return;
-    }
-    r->rank = rank;
-    r->lane = lane;
-    r->kind = kind;
-    r->len = (uint8_t)len;
-    memcpy(r->data, data, len);
-    r->next = o->reply_backlog;
-    o->reply_backlog = r;
-}
-
-/* Fail what awaits a reply from a rank known dead: the reply never comes. */
-void ofi_fail_dead(ofi_iface_t *o)
-{
-    for (uint32_t i = 0; i < o->reply_cap && o->reply_used; i++) {
-        ofi_op_t *op = o->reply_slot[i];
-        if (op == NULL || !ordo_boot_rank_dead(o->boot, op->rank))
-            continue;
-        if (op->type == OFI_OP_BATCH) {
-            ofi_batch_fail(o, op, ORDO_ERR_PEER_DEAD);
-        } else {
-            ofi_reply_slot_clear(o, op);
-            ofi_op_piece_done(o, op, ORDO_ERR_PEER_DEAD);
-        }
-    }
-}
+/* post()'s answer for a piece that would pass the limit of bytes in flight
+ * to its peer on its lane: it waits in the backlog (no libfabric error has
+ * this value). */
+#define OFI_POST_HELD ((ssize_t)-1000000)
 
 /* Post the operation's next piece (or its atomic request): 0, -FI_EAGAIN,
- * or another libfabric error. */
+ * OFI_POST_HELD, or another libfabric error. */
 static ssize_t post(ofi_iface_t *o, ofi_op_t *op)
 {
     struct fid_ep *ep = o->lane[op->lane].ep;
-    fi_addr_t dest = o->addr[(size_t)op->rank * (size_t)o->nlanes + op->lane];
+    fi_addr_t dest = o->addr[peer_lane(o, op)];
     ssize_t ret;
     /* nothing passes the puts gathered for this peer and lane */
     if (o->batch_list && o->batch_open[(size_t)op->rank * (size_t)o->nlanes + op->lane] &&
@@ -455,6 +431,12 @@ static ssize_t post(ofi_iface_t *o, ofi_op_t *op)
         size_t chunk = op->len - op->issued;
         if (chunk > o->max_msg)
             chunk = o->max_msg;
+        size_t *posted = o->inflight_max ? &o->peer_posted[peer_lane(o, op)] : NULL;
+        if (posted && *posted && *posted + chunk > o->inflight_max) {
+            o->super.rma_held += !op->held;
+            op->held = 1;
+            return OFI_POST_HELD;   /* alone it goes, however large */
+        }
         uint64_t raddr = op->rkey->raddr + op->offset + op->issued;
         uint64_t key = op->rkey->key[op->lane];
         char *buf = (op->bounce ? op->bounce : op->local) + op->issued;
@@ -462,8 +444,13 @@ static ssize_t post(ofi_iface_t *o, ofi_op_t *op)
             ret = fi_write(ep, buf, chunk, op->local_desc, dest, raddr, key, &op->ctx);
         else
             ret = fi_read(ep, buf, chunk, op->local_desc, dest, raddr, key, &op->ctx);
-        if (ret == 0)
+        if (ret == 0) {
             op->issued += chunk;
+            if (posted) {
+                *posted += chunk;
+                op->posted = chunk;
+            }
+        }
     }
     return ret;
 }
@@ -520,13 +507,14 @@ static const char *op_name(const ofi_op_t *op)
 
 void ofi_op_piece_done(ofi_iface_t *o, ofi_op_t *op, ordo_status_t st)
 {
+    unpost(o, op);
     if (st != ORDO_OK && op->status == ORDO_OK)
         op->status = st;
     if (op->status == ORDO_OK && op->type != OFI_OP_AMO && op->issued < op->len) {
         ssize_t ret = post(o, op);
         if (ret == 0)
             return;
-        if (ret == -FI_EAGAIN) {
+        if (ret == -FI_EAGAIN || ret == OFI_POST_HELD) {
             backlog_append(o, op);
             return;
         }
@@ -537,23 +525,42 @@ void ofi_op_piece_done(ofi_iface_t *o, ofi_op_t *op, ordo_status_t st)
 }
 
 /* Post the backlog in order, up to the first the provider still refuses:
- * an ordered operation must not pass an earlier one waiting here. */
+ * an ordered operation must not pass an earlier one waiting here.  One
+ * held by the limit of bytes in flight holds only those of its peer and
+ * lane (an order holds between operations of one endpoint to one peer);
+ * the others go past it. */
 unsigned ofi_backlog_retry(ofi_iface_t *o)
 {
     unsigned n = 0;
-    ofi_op_t *op;
-    while ((op = o->backlog_head) != NULL) {
+    if (++o->pass == 0)
+        o->pass = 1;   /* 0 is every peer's "never held" */
+    ofi_op_t *prev = NULL, *op = o->backlog_head;
+    while (op != NULL) {
+        ofi_op_t *next = op->next;
+        uint32_t *held = o->held_pass ? &o->held_pass[peer_lane(o, op)] : NULL;
+        if (held && *held == o->pass) {
+            prev = op;   /* behind one of its peer and lane held this pass */
+            op = next;
+            continue;
+        }
         ssize_t ret = ordo_boot_rank_dead(o->boot, op->rank) ? -ECONNRESET : post(o, op);
         if (ret == -FI_EAGAIN)
             break;
-        o->backlog_head = op->next;
-        if (o->backlog_head == NULL)
-            o->backlog_tail = NULL;
+        if (ret == OFI_POST_HELD) {
+            *held = o->pass;
+            prev = op;
+            op = next;
+            continue;
+        }
+        if (prev) prev->next = next; else o->backlog_head = next;
+        if (o->backlog_tail == op)
+            o->backlog_tail = prev;
         n++;
         if (ret != 0) {
             op->status = ofi_status((int)ret);
             finish(o, op);
         }
+        op = next;
     }
     /* replies that found no room */
     ofi_reply_t *r = o->reply_backlog;
@@ -577,17 +584,22 @@ unsigned ofi_backlog_retry(ofi_iface_t *o)
 static ordo_status_t submit(ofi_iface_t *o, ofi_op_t *op, ordo_tl_comp_t *comp)
 {
     op->comp = comp;
-    /* Never ahead of what waits in the backlog: nothing may pass it. */
-    if (o->backlog_head)
-        ofi_backlog_retry(o);
-    ssize_t ret = o->backlog_head ? -FI_EAGAIN : post(o, op);
-    if (ret == -FI_EAGAIN && o->backlog_head == NULL) {
-        ofi_poll(o);
-        ret = o->backlog_head ? -FI_EAGAIN : post(o, op);
-    }
-    if (ret == -FI_EAGAIN) {
+    ssize_t ret = 0;
+    if (o->backlog_head) {
+        /* never ahead of what waits there: it goes behind them, at once
+         * where those are held for other peers and lanes */
         backlog_append(o, op);
-        ret = 0;
+        ofi_backlog_retry(o);
+    } else {
+        ret = post(o, op);
+        if (ret == -FI_EAGAIN) {
+            ofi_poll(o);
+            ret = o->backlog_head ? -FI_EAGAIN : post(o, op);
+        }
+        if (ret == -FI_EAGAIN || ret == OFI_POST_HELD) {
+            backlog_append(o, op);
+            ret = 0;
+        }
     }
     if (ret != 0) {
         ofi_post_error(o, op_name(op), op->rank, ret);
@@ -760,6 +772,10 @@ void ofi_rma_close(ofi_iface_t *o)
         o->op_free = op->next;
         free(op);
     }
+    free(o->peer_posted);
+    free(o->held_pass);
+    o->peer_posted = NULL;
+    o->held_pass = NULL;
     while (o->reply_backlog) {
         ofi_reply_t *r = o->reply_backlog;
         o->reply_backlog = r->next;
