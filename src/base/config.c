@@ -211,8 +211,8 @@ static const ordo_setting_t settings[] = {
      "Largest put the ofi transport gathers into a batch (at most 64K, and a quarter of a "
      "message buffer; 0: none)", NULL, FIELD(ofi_put_batch_max), 0, 0},
     {"ORDO_OFI_INFLIGHT_MAX", ORDO_SETTING_SIZE, "auto",
-     "RMA bytes the ofi transport keeps posted to one peer on one lane at once (an operation "
-     "larger than this still goes, alone); more wait in order and go as earlier ones "
+     "RMA bytes the ofi transport keeps posted to one peer on one lane at once (two "
+     "operations go whatever their size); more wait in order and go as earlier ones "
      "complete (auto: 128K where the provider carries RMA over a kernel socket, i.e. not "
      "verbs, cxi, efa, opx, psm2, psm3, where megabytes queued on one socket ran at a third "
      "of the rate; no limit elsewhere; 0: no limit)", NULL, FIELD(ofi_inflight_max), 0,

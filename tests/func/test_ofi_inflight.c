@@ -7,7 +7,7 @@
  *   waits for each put itself) and arrives intact;
  * - on a default stream, puts to one range in turn end with the last one's
  *   data, and an atomic issued behind held puts is applied after them;
- * - a put larger than the limit goes alone and arrives;
+ * - puts larger than the limit go (two at once) and arrive;
  * - a window of gets past the limit reads what is there;
  * - a relaxed stream's window (spread over lanes where there are several)
  *   arrives intact. */
@@ -19,7 +19,7 @@
 
 #define PIECE   (48u << 10)    /* two of them pass a limit of 64K */
 #define WINDOW  24
-#define LARGE   (256u << 10)   /* larger than the limit: goes alone */
+#define LARGE   (256u << 10)   /* larger than the limit: two go at once */
 #define AREA    (WINDOW * PIECE)
 #define WORD_AT (PIECE - 64)   /* inside the range every turn writes */
 
@@ -114,12 +114,13 @@ static void default_order_kept(ordo_region_h r, char *mine, char *src)
 static void large_goes_alone(ordo_region_h r, char *mine, char *src)
 {
     ordo_stream_h s = stream_of(ORDO_ORDER_DEFAULT);
-    memset(mine, 0, LARGE);
+    memset(mine, 0, 3 * LARGE);
     CHECK_OK(ordo_barrier());
     if (ordo_rank() == 0) {
         test_fill(src, LARGE, 77);
         NB_OK(ordo_put_nb(s, src, LARGE, r, 1, 0, 0, NULL));
-        NB_OK(ordo_put_nb(s, src, LARGE, r, 1, LARGE, 0, NULL));   /* held behind it */
+        NB_OK(ordo_put_nb(s, src, LARGE, r, 1, LARGE, 0, NULL));
+        NB_OK(ordo_put_nb(s, src, LARGE, r, 1, 2 * LARGE, 0, NULL));   /* held behind them */
         CHECK_OK(ordo_flush(s, 1));
     }
     CHECK_OK(ordo_barrier());
@@ -129,6 +130,7 @@ static void large_goes_alone(ordo_region_h r, char *mine, char *src)
             test_fill(want, LARGE, 77);
             CHECK(memcmp(mine, want, LARGE) == 0);
             CHECK(memcmp(mine + LARGE, want, LARGE) == 0);
+            CHECK(memcmp(mine + 2 * LARGE, want, LARGE) == 0);
         }
         free(want);
     }

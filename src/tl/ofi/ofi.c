@@ -680,7 +680,7 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
     ofi_signals_restore(saved);
     if (st != ORDO_OK)
         return st;
-    char order[256], batch[160];
+    char order[256], batch[160], inflight[160];
     order_names(info->tx_attr->msg_order & info->rx_attr->msg_order, order, sizeof(order));
     uint64_t mo = info->tx_attr->msg_order & info->rx_attr->msg_order;
     size_t bmax = ofi_batch_wanted(info->fabric_attr->prov_name);
@@ -689,6 +689,12 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
                  "lane, copied into place by the target (ORDO_OFI_PUT_BATCH)", bmax);
     else
         snprintf(batch, sizeof(batch), "each is the provider's RMA write (ORDO_OFI_PUT_BATCH)");
+    size_t imax = ofi_inflight_wanted(info->fabric_attr->prov_name);
+    if (imax)
+        snprintf(inflight, sizeof(inflight), "at most %zu B of RMA posted to a peer on a lane, "
+                 "beyond two operations (ORDO_OFI_INFLIGHT_MAX)", imax);
+    else
+        snprintf(inflight, sizeof(inflight), "no limit (ORDO_OFI_INFLIGHT_MAX)");
     snprintf(buf, len,
              "%s on %s (fabric %s), mr_mode 0x%llx, inject %zu B, max message %zu B\n"
              "         ordering on one endpoint: %s\n"
@@ -697,7 +703,8 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
              "         default: %s\n"
              "         relaxed: requests no ordering; spread over ORDO_OFI_LANES endpoints\n"
              "         short puts: %s\n"
-             "         short messages: %s",
+             "         short messages: %s\n"
+             "         in flight: %s",
              info->fabric_attr->prov_name, info->domain_attr->name, info->fabric_attr->name,
              (unsigned long long)info->domain_attr->mr_mode, info->tx_attr->inject_size,
              info->ep_attr->max_msg_size, order,
@@ -710,7 +717,8 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
              ofi_bundle_wanted(info->fabric_attr->prov_name)
                  ? "gathered into one message per peer and lane, sent when full or when the "
                    "transport is next driven (ORDO_OFI_MSG_BUNDLE)"
-                 : "each is its own message (ORDO_OFI_MSG_BUNDLE)");
+                 : "each is its own message (ORDO_OFI_MSG_BUNDLE)",
+             inflight);
     fi_freeinfo(info);
     ofi_signals_save(saved);
     list_providers(buf, len);

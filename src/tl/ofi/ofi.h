@@ -295,6 +295,7 @@ typedef struct ofi_iface {
      * behind it (held_pass: the backlog pass that held one of them) */
     size_t             inflight_max;
     size_t            *peer_posted;   /* [rank * nlanes + lane] */
+    uint32_t          *peer_pieces;   /* [rank * nlanes + lane]: pieces posted */
     uint32_t          *held_pass;     /* [rank * nlanes + lane] */
     uint32_t           pass;
     unsigned           works;         /* ofi_work calls: paces the dead-peer sweep */
