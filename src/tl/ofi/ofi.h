@@ -177,7 +177,7 @@ typedef struct ofi_op {
     uint8_t          abandoned;    /* its waiter gave up (peer dead): release on completion */
     uint8_t          held;         /* waited for the bytes in flight (counted once) */
     size_t           charged;      /* bytes counted in flight on its lane (ofi_lane_pick) */
-    size_t           posted;       /* bytes of its RMA piece posted, in peer_posted */
+    size_t           posted;       /* bytes of its RMA piece posted, in flight[] */
     int              rank;
     /* what to (re)issue */
     ofi_rkey_t      *rkey;
@@ -289,14 +289,16 @@ typedef struct ofi_iface {
     ofi_op_t         **reply_slot;    /* atomics and batches awaiting a reply, by id */
     uint32_t           reply_cap, reply_free_hint, reply_used;
     ofi_reply_t       *reply_backlog;
-    /* RMA bytes posted to each peer on each lane and not yet complete, kept
-     * to inflight_max (0: no limit): an operation that would pass it waits
-     * in the backlog, where only those of the same peer and lane wait
-     * behind it (held_pass: the backlog pass that held one of them) */
+    /* RMA posted to each peer on each lane and not yet complete, kept to
+     * inflight_max bytes beyond a few pieces (0: no limit): an operation
+     * that would pass it waits in the backlog, where only those of the same
+     * peer and lane wait behind it */
     size_t             inflight_max;
-    size_t            *peer_posted;   /* [rank * nlanes + lane] */
-    uint32_t          *peer_pieces;   /* [rank * nlanes + lane]: pieces posted */
-    uint32_t          *held_pass;     /* [rank * nlanes + lane] */
+    struct ofi_flight {
+        size_t   bytes;
+        uint32_t pieces;
+        uint32_t held_pass;           /* the backlog pass that held one of them */
+    }                 *flight;        /* [rank * nlanes + lane] */
     uint32_t           pass;
     unsigned           works;         /* ofi_work calls: paces the dead-peer sweep */
     /* short puts gathered into messages (ofi_batch.c) */

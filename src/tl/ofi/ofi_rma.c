@@ -250,12 +250,13 @@ static inline size_t peer_lane(const ofi_iface_t *o, const ofi_op_t *op)
     return (size_t)op->rank * (size_t)o->nlanes + op->lane;
 }
 
-/* Its piece complete (or never to be): its bytes leave the count. */
+/* Its piece complete (or never to be): it leaves the count. */
 static inline void unpost(ofi_iface_t *o, ofi_op_t *op)
 {
     if (op->posted) {
-        o->peer_posted[peer_lane(o, op)] -= op->posted;
-        o->peer_pieces[peer_lane(o, op)]--;
+        struct ofi_flight *f = &o->flight[peer_lane(o, op)];
+        f->bytes -= op->posted;
+        f->pieces--;
         op->posted = 0;
     }
 }
@@ -363,11 +364,8 @@ ordo_status_t ofi_rma_open(ofi_iface_t *o)
 {
     o->inflight_max = ofi_inflight_wanted(o->info->fabric_attr->prov_name);
     if (o->inflight_max) {
-        size_t n = (size_t)o->size * (size_t)o->nlanes;
-        o->peer_posted = calloc(n, sizeof(*o->peer_posted));
-        o->peer_pieces = calloc(n, sizeof(*o->peer_pieces));
-        o->held_pass = calloc(n, sizeof(*o->held_pass));
-        if (o->peer_posted == NULL || o->peer_pieces == NULL || o->held_pass == NULL)
+        o->flight = calloc((size_t)o->size * (size_t)o->nlanes, sizeof(*o->flight));
+        if (o->flight == NULL)
             return ORDO_ERR_NO_MEMORY;
     }
     /* The cache serves rendezvous buffers on every provider (remote access
@@ -417,10 +415,11 @@ ordo_status_t ofi_rma_open(ofi_iface_t *o)
 static ssize_t post(ofi_iface_t *o, ofi_op_t *op)
 {
     struct fid_ep *ep = o->lane[op->lane].ep;
-    fi_addr_t dest = o->addr[peer_lane(o, op)];
+    size_t pl = peer_lane(o, op);
+    fi_addr_t dest = o->addr[pl];
     ssize_t ret;
     /* nothing passes the puts gathered for this peer and lane */
-    if (o->batch_list && o->batch_open[(size_t)op->rank * (size_t)o->nlanes + op->lane] &&
+    if (o->batch_list && o->batch_open[pl] &&
         (ret = ofi_batch_flush(o, op->rank, op->lane)) != 0)
         return ret;
     if (op->type == OFI_OP_AMO) {
@@ -435,12 +434,11 @@ static ssize_t post(ofi_iface_t *o, ofi_op_t *op)
         size_t chunk = op->len - op->issued;
         if (chunk > o->max_msg)
             chunk = o->max_msg;
-        size_t *posted = o->inflight_max ? &o->peer_posted[peer_lane(o, op)] : NULL;
-        if (posted && o->peer_pieces[peer_lane(o, op)] >= OFI_INFLIGHT_PIECES &&
-            *posted + chunk > o->inflight_max) {
+        struct ofi_flight *f = o->flight ? &o->flight[pl] : NULL;
+        if (f && f->pieces >= OFI_INFLIGHT_PIECES && f->bytes + chunk > o->inflight_max) {
             o->super.rma_held += !op->held;
             op->held = 1;
-            return OFI_POST_HELD;   /* alone it goes, however large */
+            return OFI_POST_HELD;
         }
         uint64_t raddr = op->rkey->raddr + op->offset + op->issued;
         uint64_t key = op->rkey->key[op->lane];
@@ -451,9 +449,9 @@ static ssize_t post(ofi_iface_t *o, ofi_op_t *op)
             ret = fi_read(ep, buf, chunk, op->local_desc, dest, raddr, key, &op->ctx);
         if (ret == 0) {
             op->issued += chunk;
-            if (posted) {
-                *posted += chunk;
-                o->peer_pieces[peer_lane(o, op)]++;
+            if (f) {
+                f->bytes += chunk;
+                f->pieces++;
                 op->posted = chunk;
             }
         }
@@ -543,7 +541,7 @@ unsigned ofi_backlog_retry(ofi_iface_t *o)
     ofi_op_t *prev = NULL, *op = o->backlog_head;
     while (op != NULL) {
         ofi_op_t *next = op->next;
-        uint32_t *held = o->held_pass ? &o->held_pass[peer_lane(o, op)] : NULL;
+        uint32_t *held = o->flight ? &o->flight[peer_lane(o, op)].held_pass : NULL;
         if (held && *held == o->pass) {
             prev = op;   /* behind one of its peer and lane held this pass */
             op = next;
@@ -778,12 +776,8 @@ void ofi_rma_close(ofi_iface_t *o)
         o->op_free = op->next;
         free(op);
     }
-    free(o->peer_posted);
-    free(o->peer_pieces);
-    o->peer_pieces = NULL;
-    free(o->held_pass);
-    o->peer_posted = NULL;
-    o->held_pass = NULL;
+    free(o->flight);
+    o->flight = NULL;
     while (o->reply_backlog) {
         ofi_reply_t *r = o->reply_backlog;
         o->reply_backlog = r->next;
