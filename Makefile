@@ -13,7 +13,7 @@ VENV   ?= .venv
 JOBS   ?= $(shell nproc)
 PY      = $(VENV)/bin/python
 
-.PHONY: all deps deps-peers deps-test build asan tsan venv test test-c test-asan test-tsan test-python test-faults lint run bench install clean
+.PHONY: all deps deps-peers deps-test build build-suite asan tsan venv test test-c test-asan test-tsan test-python test-faults lint run bench install clean
 
 all: build venv
 
@@ -30,6 +30,11 @@ deps-test:
 build: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
+
+# what the suite starts, without the tests (a third of a full build)
+build-suite: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target suite_programs
 
 asan: deps
 	@cmake -S . -B $(ASAN) -G Ninja -DORDO_SANITIZE=ON -DORDO_BUILD_BENCH=OFF >/dev/null
@@ -79,10 +84,10 @@ test-faults: build venv
 lint: venv
 	$(VENV)/bin/ruff check python tests
 
-run: deps-peers build venv
+run: deps-peers build-suite venv
 	ORDO_BUILD=$(abspath $(BUILD)) $(VENV)/bin/ordo-bench run --suite quick
 
-bench: deps-peers build venv
+bench: deps-peers build-suite venv
 	ORDO_BUILD=$(abspath $(BUILD)) $(PY) -m ordo_bench.peers
 
 install: build

@@ -38,13 +38,21 @@ _WIDE = {"quick": (8, 4096, 2 << 20),
 # iterations), and the report's confidence intervals come from their
 # spread.  They are spread over several launches of the program (LAUNCHES),
 # since much of the difference between two runs is fixed when a program
-# starts; TRIALS is per launch: quick 3 x 2 = 6 trials (its report says its
+# starts; TRIALS is per launch: quick 3 x 1 = 3 trials (its report says its
 # intervals are wide), paper 10 x 1 = 10, full 10 x 2 = 20.  Five launches
 # of two trials were too few: two back-to-back paper runs disagreed on 2 of
 # 14 claims, where ten launches agreed.  The suite interleaves the launches
 # (suite.run), so they also spread over the machine's drift in time.
+# quick takes one trial a launch so that `make run` stays within its six
+# minutes with every peer installed: a second trial of each launch cost a
+# third of the suite's time (the 2 MiB points most) and added no launch.
 LAUNCHES = {"quick": 3, "paper": 10, "full": 10}
-TRIALS = {"quick": "2", "paper": "1", "full": "2"}
+TRIALS = {"quick": "1", "paper": "1", "full": "2"}
+# The series the invariant pairs (ordering modes, a non-blocking form and
+# its blocking one, an MPI hint on and off: invariant.py) need
+# invariant.MIN_TRIALS samples a side before a pair is judged: quick gives
+# the programs that emit them two trials a launch.
+TRIALS_PAIRED = {"quick": "2", "paper": "1", "full": "2"}
 
 
 @dataclass(frozen=True)
@@ -84,16 +92,21 @@ class Experiment:
     nodes_min: int = 1                               # runs with --nodes at least this
 
 
-def _iters(quick: str, paper: str) -> dict[str, tuple[str, ...]]:
-    return {"quick": ("--iters", quick, "--trials", TRIALS["quick"]),
-            "paper": ("--iters", paper, "--trials", TRIALS["paper"]),
-            "full": ("--iters", paper, "--trials", TRIALS["full"])}
+def _trials(paired: bool) -> dict[str, str]:
+    return TRIALS_PAIRED if paired else TRIALS
 
 
-def _osu() -> dict[str, tuple[str, ...]]:
+def _iters(quick: str, paper: str, paired: bool = False) -> dict[str, tuple[str, ...]]:
+    n = _trials(paired)
+    return {"quick": ("--iters", quick, "--trials", n["quick"]),
+            "paper": ("--iters", paper, "--trials", n["paper"]),
+            "full": ("--iters", paper, "--trials", n["full"])}
+
+
+def _osu(paired: bool = False) -> dict[str, tuple[str, ...]]:
     """Programs that measure as an OSU benchmark does run with OSU's own
     iteration and warm-up counts (their defaults) in every suite."""
-    return {suite: ("--trials", n) for suite, n in TRIALS.items()}
+    return {suite: ("--trials", n) for suite, n in _trials(paired).items()}
 
 
 def _per_alg(setting: str, algs: tuple[str, ...], job: Job) -> tuple[Job, ...]:
@@ -125,11 +138,11 @@ def _one_sided(program: str, args: dict, sizes: dict | None, **kw) -> Job:
 _LATENCY = Job("latency", _osu(), _WIDE)
 _BW = Job("bw", _osu(), _WIDE)   # emits bw and bibw
 # put_bw's sizes are among bw's, so the two compare point for point
-_PUT_BW = _one_sided("put_bw", _iters("20", "50"),
+_PUT_BW = _one_sided("put_bw", _iters("20", "50", paired=True),
                      {"quick": (2 << 20,), "paper": (8192, 131072, 2 << 20),
                       "full": (4096, 65536, 1 << 20, 4 << 20)})
 _MSGRATE = Job("msgrate", _osu(), _SMALL)
-_PUT_RATE = _one_sided("put_rate", _iters("5000", "20000"), _SMALL)
+_PUT_RATE = _one_sided("put_rate", _iters("5000", "20000", paired=True), _SMALL)
 _PUT_LATENCY = _one_sided("put_latency", _osu(), _SMALL)
 _PUT_SIGNAL = _one_sided("put_signal", _osu(), {"quick": (8, 65536), "paper": (8, 65536),
                                                 "full": (8, 4096, 65536)})
@@ -138,8 +151,8 @@ _PUT_SIGNAL = _one_sided("put_signal", _osu(), {"quick": (8, 65536), "paper": (8
 # oshcc (shmem_ops.openmpi-shmem under oshrun, records "openmpi-shmem";
 # runner.OSHMEM_BUILDS).
 _SHMEM_SIZES = {"quick": (8,), "paper": (8, 4096), "full": (8, 4096, 65536)}
-_SHMEM_NATIVE = Job("shmem_ops", _osu(), _SHMEM_SIZES, impls=("ordo", "openmpi"))
-_SHMEM_LAYER = Job("shmem_ops.ordo-shmem", _osu(), _SHMEM_SIZES, impls=("ordo",))
+_SHMEM_NATIVE = Job("shmem_ops", _osu(paired=True), _SHMEM_SIZES, impls=("ordo", "openmpi"))
+_SHMEM_LAYER = Job("shmem_ops.ordo-shmem", _osu(paired=True), _SHMEM_SIZES, impls=("ordo",))
 _OVERLAP = _one_sided("overlap", _iters("300", "2000"),
                       {"quick": (8, 65536, 1 << 20),
                        "paper": (8, 1024, 16384, 65536, 262144, 1 << 20, 4 << 20),
@@ -156,7 +169,7 @@ def _lanes(k: int) -> str:
 
 def _lanes_jobs() -> tuple[Job, ...]:
     """ordo's put rate per ordering mode (swept inside put_rate) and lane count."""
-    return tuple(Job("put_rate", _iters("2000", "5000"), _SMALL, ("ordo",),
+    return tuple(Job("put_rate", _iters("2000", "5000", paired=True), _SMALL, ("ordo",),
                      (("ORDO_OFI_LANES", str(k)),), label=_lanes(k))
                  for k in (1, 2, 4))
 
@@ -174,7 +187,7 @@ def _ordering_jobs() -> tuple[Job, ...]:
     """put_rate (W=16 puts, then a flush; its mixed variant leads each window
     with a 64 KiB put) per transport; the modes are swept inside it."""
     args = {suite: ("--iters", "2000", "--trials", n, "--window", "16")
-            for suite, n in TRIALS.items()}
+            for suite, n in TRIALS_PAIRED.items()}
     # self and shm are pinned to one node: under a run's --nodes they would
     # be a network series labelled as another transport (and one rank cannot split)
     jobs = [Job("put_rate", args, _ORDERING_SIZES, ("ordo",), np=1, label="self", nodes=1),
@@ -191,11 +204,12 @@ def _bounce_jobs() -> tuple[Job, ...]:
     batched put is copied into its message and needs neither."""
     sizes = {"quick": (8, 4096), "paper": (8, 512, 4096), "full": (8, 64, 512, 2048, 4096)}
     base = (("ORDO_OFI_MR_LOCAL", "1"), ("ORDO_OFI_PUT_BATCH", "off"))
-    return (Job("put_rate", _iters("2000", "5000"), sizes, ("ordo",), base, label="bounce"),
-            Job("put_rate", _iters("2000", "5000"), sizes, ("ordo",),
+    args = _iters("2000", "5000", paired=True)
+    return (Job("put_rate", args, sizes, ("ordo",), base, label="bounce"),
+            Job("put_rate", args, sizes, ("ordo",),
                 base + (("ORDO_BOUNCE_MAX", "0"), ("ORDO_RCACHE_MAX", "0")),
                 label="registered per put"),
-            Job("put_rate", _iters("2000", "5000"), sizes, ("ordo",),
+            Job("put_rate", args, sizes, ("ordo",),
                 base + (("ORDO_BOUNCE_MAX", "0"),), label="registration cache"))
 
 
@@ -204,8 +218,9 @@ def _put_batch_jobs() -> tuple[Job, ...]:
     provider's RMA is software) against one RMA write each; put_rate sweeps
     the ordering modes."""
     sizes = {"quick": (8, 1024), "paper": (8, 64, 1024), "full": (8, 64, 256, 1024, 4096)}
-    return (Job("put_rate", _iters("2000", "5000"), sizes, ("ordo",), (), label="batched"),
-            Job("put_rate", _iters("2000", "5000"), sizes, ("ordo",),
+    args = _iters("2000", "5000", paired=True)
+    return (Job("put_rate", args, sizes, ("ordo",), (), label="batched"),
+            Job("put_rate", args, sizes, ("ordo",),
                 (("ORDO_OFI_PUT_BATCH", "off"),), label="one write per put"))
 
 
@@ -215,7 +230,7 @@ def _shm_provider_jobs() -> tuple[Job, ...]:
     takes its single-copy RMA path; put_bw sweeps the modes."""
     sizes = {"quick": (65536, 2 << 20), "paper": (8192, 131072, 2 << 20),
              "full": (4096, 65536, 1 << 20, 4 << 20)}
-    return (Job("put_bw", _iters("20", "50"), sizes, ("ordo",),
+    return (Job("put_bw", _iters("20", "50", paired=True), sizes, ("ordo",),
                 (("ORDO_OFI_PROVIDER", "shm"), ("ORDO_OFI_LANES", "2")),
                 label="libfabric shm"),)
 
@@ -224,7 +239,7 @@ def _fig2_jobs() -> tuple[Job, ...]:
     """size x pairs x window (the orders are swept inside the program)."""
     sizes = {"quick": (8, 4096, 65536), "paper": (8, 512, 4096, 65536, 1 << 20),
              "full": (8, 64, 512, 4096, 32768, 262144, 1 << 20)}
-    args = _iters("300", "2000")
+    args = _iters("300", "2000", paired=True)
     jobs = []
     for pairs, windows, suites in ((1, (1, 64), ("quick",)),
                                    (1, (1, 8, 64), ("paper", "full")),
@@ -253,7 +268,8 @@ _HINT_SIZES = {"overtaking": {"quick": (8, 65536), "paper": (8, 2048, 65536),
 def _hints_jobs() -> tuple[Job, ...]:
     jobs = []
     for measure, sizes in _HINT_SIZES.items():
-        args = {suite: ("--variant", measure, "--trials", n) for suite, n in TRIALS.items()}
+        args = {suite: ("--variant", measure, "--trials", n)
+                for suite, n in TRIALS_PAIRED.items()}
         jobs.append(Job("hints", args, sizes, (MPI,), mpi_env=OSC))
         jobs += [Job("hints", args, sizes, (ORDO_MPI,), mpi_env=(("ORDO_OFI_LANES", str(k)),),
                      nodes=2, label=f"network, {_lanes(k)}") for k in NETWORK_LANES]

@@ -183,3 +183,23 @@ def test_mpi_hints_pair_each_measure_with_its_hinted_form_per_library_and_transp
     assert [(c.series, c.freer, c.stricter) for c in bad] == [("ordo-mpi isend", "overtake",
                                                                 "no hint")]
     assert hints.rows(cs)[0][-1] in ("slower", "same")
+
+
+# The programs whose records the invariant pairs: each sweeps the ordering
+# modes (or blocking forms, or a hint on and off) inside one launch.
+PAIRED_PROGRAMS = ("put_rate", "fig2", "put_bw", "shmem_ops", "shmem_ops.ordo-shmem", "hints")
+
+
+def test_every_suite_gives_paired_series_enough_trials_to_be_judged():
+    from ordo_bench.experiments import EXPERIMENTS, LAUNCHES, SUITES
+    seen = set()
+    for name in SUITES:
+        for e in EXPERIMENTS:
+            for j in e.jobs:
+                if j.program not in PAIRED_PROGRAMS or name not in j.suites:
+                    continue
+                opts = j.options(name)
+                trials = int(opts[opts.index("--trials") + 1]) if "--trials" in opts else 1
+                assert LAUNCHES[name] * trials >= invariant.MIN_TRIALS, (name, e.id, j)
+                seen.add(j.program)
+    assert seen == set(PAIRED_PROGRAMS)
