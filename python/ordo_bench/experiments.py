@@ -143,8 +143,8 @@ _PUT_BW = _one_sided("put_bw", _iters("20", "50", paired=True),
                       "full": (4096, 65536, 1 << 20, 4 << 20)})
 _MSGRATE = Job("msgrate", _osu(), _SMALL)
 _PUT_RATE = _one_sided("put_rate", _iters("5000", "20000", paired=True), _SMALL)
-_PUT_LATENCY = _one_sided("put_latency", _osu(), _SMALL)
-_PUT_SIGNAL = _one_sided("put_signal", _osu(), {"quick": (8, 65536), "paper": (8, 65536),
+_PUT_LATENCY = _one_sided("put_latency", _osu(paired=True), _SMALL)
+_PUT_SIGNAL = _one_sided("put_signal", _osu(paired=True), {"quick": (8, 65536), "paper": (8, 65536),
                                                 "full": (8, 4096, 65536)})
 # One OpenSHMEM source, built for ordo's native API (shmem_ops), for ordo's
 # OpenSHMEM (shmem_ops.ordo-shmem, records "ordo-shmem") and with Open MPI's
@@ -319,7 +319,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                notes=(OSC_NOTE,)),
     Experiment("atomics", "Atomics latency (fetch-add, compare-swap, add)",
                "osu_fop_latency, osu_cas_latency, osu_acc_latency",
-               (_one_sided("atomics", _iters("20000", "100000"), None),), notes=(OSC_NOTE,)),
+               (_one_sided("atomics", _iters("20000", "100000", paired=True), None),),
+               notes=(OSC_NOTE,)),
     Experiment("regcost", "Registered vs unregistered target; creation cost vs concurrency",
                "IPDPS'14 Figs. 6 and 9",
                (_one_sided("regcost", {"quick": ("--iters", "40", "--trials", TRIALS["quick"]),

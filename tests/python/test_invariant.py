@@ -187,7 +187,8 @@ def test_mpi_hints_pair_each_measure_with_its_hinted_form_per_library_and_transp
 
 # The programs whose records the invariant pairs: each sweeps the ordering
 # modes (or blocking forms, or a hint on and off) inside one launch.
-PAIRED_PROGRAMS = ("put_rate", "fig2", "put_bw", "shmem_ops", "shmem_ops.ordo-shmem", "hints")
+PAIRED_PROGRAMS = ("put_rate", "fig2", "put_bw", "put_latency", "put_signal", "atomics",
+                   "shmem_ops", "shmem_ops.ordo-shmem", "hints")
 
 
 def test_every_suite_gives_paired_series_enough_trials_to_be_judged():
@@ -203,3 +204,12 @@ def test_every_suite_gives_paired_series_enough_trials_to_be_judged():
                 assert LAUNCHES[name] * trials >= invariant.MIN_TRIALS, (name, e.id, j)
                 seen.add(j.program)
     assert seen == set(PAIRED_PROGRAMS)
+    # and the list is whole: every experiment the invariant pairs series of
+    # in a recorded run (or the program, where a record names its own) runs
+    # one of them
+    recs = [json.loads(line) for line in open(FIXTURE / "results.jsonl")]
+    paired = {c.series.split()[0] for c in invariant.checks(recs)}
+    assert paired
+    for exp in paired:
+        programs = {j.program for j in BY_ID[exp].jobs} if exp in BY_ID else {exp}
+        assert programs & set(PAIRED_PROGRAMS), exp
