@@ -29,6 +29,7 @@ static const char *const log_names[] = {"error", "warn", "info", "debug", NULL};
 static const char *const ofi_progress_names[] = {"thread", "manual", NULL};
 static const char *const ofi_put_batch_names[] = {"auto", "on", "off", NULL};
 static const char *const ofi_msg_bundle_names[] = {"auto", "on", "off", NULL};
+static const char *const ofi_lane_spread_names[] = {"auto", "on", "off", NULL};
 
 #define FIELD(f) offsetof(ordo_config_t, f)
 
@@ -217,6 +218,12 @@ static const ordo_setting_t settings[] = {
      "verbs, cxi, efa, opx, psm2, psm3, where megabytes queued on one socket ran at a third "
      "of the rate; no limit elsewhere; 0: no limit)", NULL, FIELD(ofi_inflight_max), 0,
      ORDO_AUTO_UNSET},
+    {"ORDO_OFI_LANE_SPREAD", ORDO_SETTING_ENUM, "auto",
+     "Whether the ofi transport spreads a peer's large unordered transfers (64K and more, "
+     "relaxed streams) over its ORDO_OFI_LANES endpoints (auto: as measured while the job "
+     "runs, the way that moved more bytes per unit of busy time, the other one tried now and "
+     "then; on: always to the lane with the fewest bytes in flight; off: on the peer's "
+     "current lane)", ofi_lane_spread_names, FIELD(ofi_lane_spread), 0, 0},
     {"ORDO_OFI_MSG_BUNDLE", ORDO_SETTING_ENUM, "auto",
      "Gather the ofi transport's short messages (small sends and protocol messages) into one "
      "message per peer and lane, sent when full or when the transport is next driven (auto: "

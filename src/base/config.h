@@ -76,6 +76,7 @@ typedef struct ordo_config {
     int    ofi_mr_local;       /* register local buffers even where the provider needs none */
     int    ofi_progress;       /* ORDO_OFI_PROGRESS_* */
     int    ofi_put_batch;      /* ORDO_OFI_PUT_BATCH_* */
+    int    ofi_lane_spread;    /* ORDO_OFI_LANE_SPREAD: 0 auto (learned), 1 on, 2 off */
     size_t ofi_put_batch_max;  /* puts of at most this many bytes are gathered */
     size_t ofi_inflight_max;   /* RMA bytes posted to one peer on one lane at once;
                                 * SIZE_MAX: auto (ofi_inflight_wanted), 0: no limit */

@@ -159,7 +159,8 @@ unsigned ofi_lane_pick(ofi_iface_t *o, int rank, size_t len, int ordered)
         return 0;
     }
     unsigned cur = o->peer_lane[rank];
-    if (len < OFI_LANE_LARGE && o->lane_inflight[cur] < OFI_LANE_BUSY) {
+    if (len < OFI_LANE_LARGE ? o->lane_inflight[cur] < OFI_LANE_BUSY
+                             : !ofi_spread_now(&o->spread)) {
         o->super.lane_ops[cur]++;
         o->super.lane_kept++;
         ofi_lane_used(o, cur);
@@ -394,6 +395,7 @@ static ordo_status_t exchange_addresses(ofi_iface_t *o)
      * share an endpoint, polled once), spread over the pairs */
     for (int r = 0; r < o->size && o->nlanes > 1; r++)
         o->peer_lane[r] = (uint8_t)(1 + (unsigned)(r + o->rank) % (unsigned)(o->nlanes - 1));
+    ofi_spread_init(&o->spread, ordo_config.ofi_lane_spread);
     st = ordo_boot_allgather(o->boot, "ordo.ofi.card", &mine, sizeof(mine), all);
     if (st != ORDO_OK)
         goto out;
@@ -701,7 +703,8 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
              "         strict: waits for each operation to complete before the next to the "
              "same rank (requests no ordering)\n"
              "         default: %s\n"
-             "         relaxed: requests no ordering; spread over ORDO_OFI_LANES endpoints\n"
+             "         relaxed: requests no ordering; over ORDO_OFI_LANES endpoints, large "
+             "transfers spread where that measures faster (ORDO_OFI_LANE_SPREAD)\n"
              "         short puts: %s\n"
              "         short messages: %s\n"
              "         in flight: %s",

@@ -34,6 +34,7 @@
 #include <signal.h>
 
 #include "../tl.h"
+#include "ofi_spread.h"
 
 /* libfabric, opened on first use (ofi_lib.c says why): the five functions
  * called by name, through pointers; everything else is inline. */
@@ -176,6 +177,7 @@ typedef struct ofi_op {
     uint8_t          done;
     uint8_t          abandoned;    /* its waiter gave up (peer dead): release on completion */
     uint8_t          held;         /* waited for the bytes in flight (counted once) */
+    uint8_t          spread_counted;   /* measured by o->spread (ofi_spread.h) */
     size_t           charged;      /* bytes counted in flight on its lane (ofi_lane_pick) */
     size_t           posted;       /* bytes of its RMA piece posted, in flight[] */
     int              rank;
@@ -236,6 +238,7 @@ typedef struct ofi_iface {
      * unordered traffic, and the RMA bytes in flight on each lane */
     uint8_t           *peer_lane;     /* [rank] */
     size_t             lane_inflight[OFI_LANES_MAX];
+    ofi_spread_t       spread;        /* whether spreading large transfers pays */
     uint64_t           lane_short_at[OFI_LANES_MAX];   /* when its last short put came */
     /* lanes polled (ofi_poll): those that carried something lately, every
      * lane each OFI_COLD_POLL_EVERY-th time */
@@ -325,8 +328,9 @@ typedef struct ofi_iface {
  * puts fill one batch and short messages one bundle, as on one lane; a
  * transfer of at least OFI_LANE_LARGE bytes goes to the lane with the fewest
  * bytes in flight (the current one on a tie: a lone large put stays with
- * what follows it), and a peer whose lane has OFI_LANE_BUSY bytes in flight
- * moves to the least loaded one. */
+ * what follows it) where spreading measured faster (ofi_spread.h), and a
+ * peer whose lane has OFI_LANE_BUSY bytes in flight moves to the least
+ * loaded one. */
 #define OFI_LANE_LARGE (64u << 10)
 #define OFI_LANE_BUSY  (256u << 10)
 /* A short put this long after the lane's last one, on an idle lane, goes

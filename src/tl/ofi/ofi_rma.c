@@ -276,6 +276,8 @@ ofi_op_t *ofi_op_new(ofi_iface_t *o)
 void ofi_op_release(ofi_iface_t *o, ofi_op_t *op)
 {
     unpost(o, op);
+    if (op->spread_counted)
+        ofi_spread_done(&o->spread, op->len, ordo_time_ns());
     o->lane_inflight[op->lane] -= op->charged;
     op->charged = 0;
     ofi_mr_close(o, op->local_mr);
@@ -653,9 +655,14 @@ static ofi_op_t *rma_op(ofi_iface_t *o, uint8_t type, ordo_tl_rkey_t *rkey, size
     op->offset = offset;
     op->local = local;
     op->len = len;
-    op->lane = (uint8_t)ofi_lane_pick(o, op->rank, len, (flags & ORDO_TL_OP_ORDERED) != 0);
+    int ordered = (flags & ORDO_TL_OP_ORDERED) != 0;
+    op->lane = (uint8_t)ofi_lane_pick(o, op->rank, len, ordered);
     op->charged = len;
     o->lane_inflight[op->lane] += len;
+    if (len >= OFI_LANE_LARGE && !ordered && o->nlanes > 1) {
+        op->spread_counted = 1;
+        ofi_spread_issued(&o->spread, ordo_time_ns());
+    }
     return op;
 }
 
