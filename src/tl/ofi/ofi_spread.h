@@ -5,8 +5,8 @@
  * large transfers over several endpoints must earn its place: it pays where
  * the endpoints progress side by side (a NIC's queues, TCP streams taken in
  * by several cores), and costs where they share what limits them (on two
- * cores over loopback TCP, 1 MiB puts spread over 4 lanes ran 5-25% below
- * the same puts kept on one).  Which one a machine is, is measured: the
+ * cores over loopback TCP, 1 MiB puts spread over 4 lanes ran 3-27% below
+ * the default mode's on one).  Which one a machine is, is measured: the
  * bytes large unordered transfers move per nanosecond of busy time (while
  * at least one is in flight), in phases of OFI_SPREAD_PHASE_BYTES, each
  * phase spreading or keeping.  The first four phases take turns; after
