@@ -12,6 +12,7 @@ TSAN   ?= build-tsan
 VENV   ?= .venv
 JOBS   ?= $(shell nproc)
 PY      = $(VENV)/bin/python
+CONFIGURE = cmake -S . -B $(BUILD) -G Ninja -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 
 .PHONY: all deps deps-peers deps-test build build-suite asan tsan venv test test-c test-asan test-tsan test-python test-faults lint run bench install clean
 
@@ -28,12 +29,12 @@ deps-test:
 	@scripts/deps.sh test
 
 build: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@$(CONFIGURE)
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # what the suite starts, without the tests (a third of a full build)
 build-suite: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@$(CONFIGURE)
 	@cmake --build $(BUILD) -j $(JOBS) --target suite_programs
 
 asan: deps

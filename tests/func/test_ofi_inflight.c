@@ -111,7 +111,7 @@ static void default_order_kept(ordo_region_h r, char *mine, char *src)
     CHECK_OK(ordo_stream_destroy(s));
 }
 
-static void large_goes_alone(ordo_region_h r, char *mine, char *src)
+static void large_ones_go_two_at_once(ordo_region_h r, char *mine, char *src)
 {
     ordo_stream_h s = stream_of(ORDO_ORDER_DEFAULT);
     memset(mine, 0, 3 * LARGE);
@@ -183,7 +183,7 @@ int main(int argc, char **argv)
     if (ordo_rank() == 0)
         CHECK((windows_held > 0) == limited);
     default_order_kept(r, mine, local);
-    large_goes_alone(r, mine, local);
+    large_ones_go_two_at_once(r, mine, local);
     gets_read(r, mine, local, limited);
     CHECK_OK(ordo_region_free(r));
     free(local);

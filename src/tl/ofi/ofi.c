@@ -10,6 +10,7 @@
 #include "../../base/compiler.h"
 #include "../../base/config.h"
 #include "../../base/log.h"
+#include "../../base/timer.h"
 
 #define OFI_API FI_VERSION(1, 10)
 
@@ -151,14 +152,20 @@ void ofi_poll(ofi_iface_t *o)
     o->polling = 0;
 }
 
-unsigned ofi_lane_pick(ofi_iface_t *o, int rank, size_t len, int ordered)
+unsigned ofi_lane_pick(ofi_iface_t *o, int rank, size_t len, int ordered, uint8_t *measured)
 {
+    *measured = 0;
     if (ordered || o->nlanes == 1) {
         o->super.lane_ops[0]++;
         ofi_lane_used(o, 0);
         return 0;
     }
     unsigned cur = o->peer_lane[rank];
+    if (len >= OFI_LANE_LARGE) {
+        /* whichever way it goes, it tells whether spreading pays */
+        *measured = 1;
+        ofi_spread_issued(&o->spread, ordo_time_ns());
+    }
     if (len < OFI_LANE_LARGE ? o->lane_inflight[cur] < OFI_LANE_BUSY
                              : !ofi_spread_now(&o->spread)) {
         o->super.lane_ops[cur]++;

@@ -177,7 +177,7 @@ typedef struct ofi_op {
     uint8_t          done;
     uint8_t          abandoned;    /* its waiter gave up (peer dead): release on completion */
     uint8_t          held;         /* waited for the bytes in flight (counted once) */
-    uint8_t          spread_counted;   /* measured by o->spread (ofi_spread.h) */
+    uint8_t          spread_counted;   /* measured by o->spread (ofi_lane_pick) */
     size_t           charged;      /* bytes counted in flight on its lane (ofi_lane_pick) */
     size_t           posted;       /* bytes of its RMA piece posted, in flight[] */
     int              rank;
@@ -351,8 +351,10 @@ static inline void ofi_lane_used(ofi_iface_t *o, unsigned lane)
     o->lane_used_at[lane] = o->polls;
 }
 /* The lane for an operation of len bytes to rank; ordered ones take lane 0,
- * whose endpoint keeps the order (ordered_pairs).  Counted in the stats. */
-unsigned ofi_lane_pick(ofi_iface_t *o, int rank, size_t len, int ordered);
+ * whose endpoint keeps the order (ordered_pairs).  Counted in the stats.
+ * *measured: it is one of the transfers o->spread learns from, to be
+ * reported done to it (ofi_spread_done). */
+unsigned ofi_lane_pick(ofi_iface_t *o, int rank, size_t len, int ordered, uint8_t *measured);
 
 /* ofi.c */
 ordo_status_t ofi_status(int fi_err);

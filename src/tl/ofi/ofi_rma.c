@@ -655,14 +655,10 @@ static ofi_op_t *rma_op(ofi_iface_t *o, uint8_t type, ordo_tl_rkey_t *rkey, size
     op->offset = offset;
     op->local = local;
     op->len = len;
-    int ordered = (flags & ORDO_TL_OP_ORDERED) != 0;
-    op->lane = (uint8_t)ofi_lane_pick(o, op->rank, len, ordered);
+    op->lane = (uint8_t)ofi_lane_pick(o, op->rank, len, (flags & ORDO_TL_OP_ORDERED) != 0,
+                                      &op->spread_counted);
     op->charged = len;
     o->lane_inflight[op->lane] += len;
-    if (len >= OFI_LANE_LARGE && !ordered && o->nlanes > 1) {
-        op->spread_counted = 1;
-        ofi_spread_issued(&o->spread, ordo_time_ns());
-    }
     return op;
 }
 
