@@ -346,10 +346,10 @@ ordo_status_t ofi_am_send(ofi_iface_t *o, int rank, unsigned lane, uint8_t kind,
             memcpy(b->data + sizeof(w) + hdrlen, payload, len);
         b->ctx.kind = OFI_CTX_TX;
         b->rank = rank;
-        ret = fi_send(ep, b->data, total, ofi_pool_desc(o, lane), dest, &b->ctx);
+        ret = ofi_send_buf(o, lane, b->data, total, dest, &b->ctx);
         if (ret == -FI_EAGAIN) {
             ofi_poll(o);
-            ret = fi_send(ep, b->data, total, ofi_pool_desc(o, lane), dest, &b->ctx);
+            ret = ofi_send_buf(o, lane, b->data, total, dest, &b->ctx);
         }
         if (ret != 0)
             ofi_tx_return(o, b);

@@ -187,15 +187,13 @@ static ssize_t batch_send(ofi_iface_t *o, ofi_op_t *b)
     buf->ctx.kind = OFI_CTX_TX;
     buf->rank = b->rank;
     buf->batch = b;
-    struct fid_ep *ep = o->lane[b->lane].ep;
     fi_addr_t dest = o->addr[(size_t)b->rank * (size_t)o->nlanes + b->lane];
     ssize_t ret = ordo_boot_rank_dead(o->boot, b->rank)
                       ? -ECONNRESET
-                      : fi_send(ep, buf->data, b->fill, ofi_pool_desc(o, b->lane), dest,
-                                &buf->ctx);
+                      : ofi_send_buf(o, b->lane, buf->data, b->fill, dest, &buf->ctx);
     if (ret == -FI_EAGAIN) {
         ofi_poll(o);
-        ret = fi_send(ep, buf->data, b->fill, ofi_pool_desc(o, b->lane), dest, &buf->ctx);
+        ret = ofi_send_buf(o, b->lane, buf->data, b->fill, dest, &buf->ctx);
     }
     if (ret == -FI_EAGAIN)
         return ret;

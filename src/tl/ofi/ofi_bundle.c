@@ -9,6 +9,17 @@
  * bundle goes out as one message; the receiver hands its records up one by
  * one, in order, as it would the messages themselves.
  *
+ * Gathering pays only where messages follow one another faster than the
+ * transport is driven; a ping-pong's one message would only wait for the
+ * next drive, and be copied twice (8-byte one-way latency over --nodes 2,
+ * tcp, on a 2-core VM: 5.4 us gathered against 4.8 sent at once, ten
+ * alternating rounds).  So messages are counted in bursts (those to a peer
+ * on a lane between two drives of the transport), and the first of a burst
+ * goes out at once unless the burst before it had several: a ping-pong's
+ * or a halo's messages are never held, a window's are gathered from its
+ * first (sending that one alone cost a window of 64 eight-byte sends 5-8%
+ * of its rate).
+ *
  * A bundle goes out when it is full, before any other message to the same
  * peer on the same lane (so a lane's order holds), and whenever the
  * transport is driven: every ordo call that waits or progresses, a
@@ -67,9 +78,17 @@ ordo_status_t ofi_bundle_open(ofi_iface_t *o)
     size_t max = ORDO_MIN(o->super.am_short_max, (size_t)OFI_BUNDLE_MSG_MAX);
     if (rec_len(max) * 4 > room)
         max = (room / 4 - sizeof(ofi_bundle_rec_t)) & ~(size_t)7;
-    o->bundle_open = calloc((size_t)o->size * (size_t)o->nlanes, sizeof(*o->bundle_open));
-    if (o->bundle_open == NULL)
+    size_t slots = (size_t)o->size * (size_t)o->nlanes;
+    o->bundle_open = calloc(slots, sizeof(*o->bundle_open));
+    o->bundle_burst = calloc(slots, sizeof(*o->bundle_burst));
+    if (o->bundle_open == NULL || o->bundle_burst == NULL) {
+        free(o->bundle_open);
+        free(o->bundle_burst);
+        o->bundle_open = NULL;
+        o->bundle_burst = NULL;
         return ORDO_ERR_NO_MEMORY;
+    }
+    o->drives = 1;   /* a fresh slot's 0 names no drive */
     o->bundle_max = max;
     return ORDO_OK;
 }
@@ -114,10 +133,10 @@ static ssize_t send_bundle(ofi_iface_t *o, ofi_buf_t *b)
         return ret;
     } else {
         b->ctx.kind = OFI_CTX_TX;
-        ret = fi_send(ep, b->data, b->len, ofi_pool_desc(o, b->lane), dest, &b->ctx);
+        ret = ofi_send_buf(o, b->lane, b->data, b->len, dest, &b->ctx);
         if (ret == -FI_EAGAIN && !o->polling) {
             ofi_poll(o);
-            ret = fi_send(ep, b->data, b->len, ofi_pool_desc(o, b->lane), dest, &b->ctx);
+            ret = ofi_send_buf(o, b->lane, b->data, b->len, dest, &b->ctx);
         }
         if (ret == -FI_EAGAIN)
             return ret;
@@ -153,7 +172,17 @@ int ofi_bundle_add(ofi_iface_t *o, int rank, unsigned lane, const void *hdr, siz
                    const void *payload, size_t len)
 {
     size_t need = rec_len(hdrlen + len);
+    struct ofi_burst *burst = &o->bundle_burst[(size_t)rank * (size_t)o->nlanes + lane];
+    if (burst->drive != o->drives) {   /* a burst begins */
+        burst->several = burst->count > 1;
+        burst->drive = o->drives;
+        burst->count = 0;
+    }
+    if (burst->count < UINT16_MAX)
+        burst->count++;
     ofi_buf_t *b = *slot(o, rank, lane);
+    if (b == NULL && burst->count == 1 && !burst->several)
+        return 0;   /* at once */
     if (b && b->len + need > o->buf_size && send_bundle(o, b) != 0)
         return 0;   /* refused for now: the message goes on its own, behind it */
     if ((b = *slot(o, rank, lane)) == NULL) {
@@ -203,7 +232,9 @@ void ofi_bundle_close(ofi_iface_t *o)
         ofi_tx_return(o, b);
     }
     free(o->bundle_open);
+    free(o->bundle_burst);
     o->bundle_open = NULL;
+    o->bundle_burst = NULL;
 }
 
 /* ------------------------------------------------------ at the receiver */

@@ -84,6 +84,8 @@ void ofi_hold(ordo_tl_iface_t *iface, int on)
 
 unsigned ofi_work(ofi_iface_t *o)
 {
+    if (++o->drives == 0)
+        o->drives = 1;   /* 0 is no drive's: a fresh slot's */
     if (o->bundle_list)   /* first: a peer may be waiting for them */
         ofi_bundle_flush_all(o);
     ofi_poll(o);
