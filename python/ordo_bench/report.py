@@ -129,9 +129,12 @@ def machine(records: list[dict]) -> dict:
     chosen = next((r["env"]["chosen"] for r in _measured(records)
                    if r["impl"] == "ordo" and r["np"] == 2 and (r["env"].get("nodes") or 1) == 1
                    and r["env"].get("chosen")), {})
+    congestion = next((r["env"]["tcp_congestion"] for r in _measured(records)
+                       if (r.get("env") or {}).get("tcp_congestion")), None)
     return {"cpu": env.get("cpu", "unknown"), "cores": env.get("cores", "?"),
             "kernel": env.get("kernel", "?"), "host": env.get("host", "?"),
-            "binding": env.get("binding", "?"), "libraries": libs, "chosen": chosen}
+            "binding": env.get("binding", "?"), "libraries": libs, "chosen": chosen,
+            "tcp_congestion": congestion}
 
 
 # ------------------------------------------------------------------ writing
@@ -212,6 +215,9 @@ def write(run_dir: Path) -> dict:
     libs = ", ".join(f"{k}: {v}" for k, v in m["libraries"].items())
     machine_line = (f"{m['cpu']}, {m['cores']} cores, kernel {m['kernel']}, host {m['host']}, "
                     f"ranks bound: {m['binding']}")
+    if m.get("tcp_congestion"):
+        machine_line += (f", TCP congestion control {m['tcp_congestion']} (paces the runs over "
+                         "several nodes)")
     method = (f"Each value is the median of {'/'.join(map(str, trials)) or '?'} trials from "
               f"{'/'.join(map(str, launches))} launch(es) of its program; [brackets]: its 95% "
               "confidence interval (bootstrap over the launches, then the trials within "

@@ -173,12 +173,26 @@ def _records(res: Launch, name: str, nodes: int = 1, transport: str | None = Non
     if res.returncode != 0 and not recs:
         raise BenchError(f"{name} failed with status {res.returncode} before any record:\n"
                          f"{res.stderr.strip()}")
+    congestion = tcp_congestion() if nodes > 1 else None
     for r in recs:
         r["launch"] = res.cmd
         r["env"]["nodes"] = nodes
         if transport and not r["env"].get("transport"):
             r["env"]["transport"] = transport
+        if congestion:
+            r["env"]["tcp_congestion"] = congestion
     return recs
+
+
+def tcp_congestion() -> str | None:
+    """The kernel's TCP congestion control, which paces the --nodes runs'
+    loopback connections: with bbr, a stream of 256 KiB puts over one
+    connection here switched between two rates (0.011 and 0.025 M puts/s)
+    within a launch; with cubic it held 0.024-0.025."""
+    try:
+        return Path("/proc/sys/net/ipv4/tcp_congestion_control").read_text().strip() or None
+    except OSError:
+        return None
 
 
 # What can start ordo's programs (--launcher): ordorun, or the launcher of

@@ -276,3 +276,33 @@ def test_the_report_says_what_ordos_auto_settings_chose(run_dir):
     md = (run_dir / "report.md").read_text()
     assert "ordo's auto settings, 2 ranks on one node: ORDO_ENGINES=0: 2 ranks x 1" in md
     assert "ORDO_ENGINES=0: 2 ranks" in (run_dir / "report.html").read_text()
+
+
+def test_the_report_names_the_tcp_congestion_control_of_runs_over_nodes(run_dir):
+    # records of --nodes runs carry the kernel's congestion control, which
+    # paces their loopback connections; the header names it, and only then
+    path = run_dir / "results.jsonl"
+    lines = path.read_text().splitlines()
+    report.write(run_dir)
+    assert "TCP congestion control" not in (run_dir / "report.md").read_text()
+    out = []
+    for i, line in enumerate(lines):
+        r = json.loads(line)
+        if i == 0:   # the fixture's run has no --nodes records: make its first one
+            r["env"].update(nodes=2, tcp_congestion="bbr")
+        out.append(json.dumps(r))
+    path.write_text("\n".join(out) + "\n")
+    report.write(run_dir)
+    assert "TCP congestion control bbr" in (run_dir / "report.md").read_text()
+
+
+def test_records_of_runs_over_nodes_carry_the_tcp_congestion_control(monkeypatch):
+    from ordo_bench import runner
+    monkeypatch.setattr(runner, "tcp_congestion", lambda: "cubic")
+    rec = json.loads((FIXTURE / "results.jsonl").read_text().splitlines()[0])
+    for key in ("launch", "sample_launches", "launches", "suite"):   # added by the runner
+        rec.pop(key, None)
+    res = runner.Launch(cmd=["x"], returncode=0, stdout=json.dumps(rec) + "\n", stderr="")
+    one, = runner._records(res, "latency", nodes=1)
+    two, = runner._records(res, "latency", nodes=2)
+    assert "tcp_congestion" not in one["env"] and two["env"]["tcp_congestion"] == "cubic"
