@@ -226,7 +226,8 @@ static const ordo_setting_t settings[] = {
      "current lane)", ofi_lane_spread_names, FIELD(ofi_lane_spread), 0, 0},
     {"ORDO_OFI_MSG_BUNDLE", ORDO_SETTING_ENUM, "auto",
      "Gather the ofi transport's short messages (small sends and protocol messages) into one "
-     "message per peer and lane, sent when full or when the transport is next driven (auto: "
+     "message per peer and lane, sent when full or when the transport is next driven; the "
+     "first of a burst goes at once unless the burst before had several (auto: "
      "with the progress helper running and a provider that posts a message by a system call, "
      "i.e. not verbs, cxi, efa, opx, psm2, psm3; on: also with ORDO_OFI_PROGRESS=manual, where "
      "a bundle waits for the program's next ordo call; off)", ofi_msg_bundle_names,
