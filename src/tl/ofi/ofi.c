@@ -333,8 +333,8 @@ static void ordered_pairs(ofi_iface_t *o)
                                ? waw : SIZE_MAX;   /* messages: no size limit on order */
     /* a longer operation goes in pieces, one after the other: others could
      * pass its later pieces */
-    if (o->super.ordered_max > o->max_msg)
-        o->super.ordered_max = o->max_msg;
+    if (o->super.ordered_max > o->put_piece)
+        o->super.ordered_max = o->put_piece;
 }
 
 static ordo_status_t open_lane(ofi_iface_t *o, int l)
@@ -560,6 +560,7 @@ static ordo_status_t open_iface(const ordo_tl_params_t *params, ordo_tl_iface_t 
     o->pin = ordo_config.ofi_mr_local == 2 && !ofi_hardware_provider(info->fabric_attr->prov_name);
     o->mr_per_lane = (o->mr_mode & FI_MR_ENDPOINT) != 0;
     o->max_msg = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : SIZE_MAX;
+    o->put_piece = ofi_put_piece_wanted(info->fabric_attr->prov_name, o->max_msg);
     o->inject_max = info->tx_attr->inject_size;
     int ret = fi_fabric(info->fabric_attr, &o->fabric, NULL);
     if (ret == 0)
@@ -698,6 +699,16 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
                  "lane, copied into place by the target (ORDO_OFI_PUT_BATCH)", bmax);
     else
         snprintf(batch, sizeof(batch), "each is the provider's RMA write (ORDO_OFI_PUT_BATCH)");
+    size_t piece = ofi_put_piece_wanted(info->fabric_attr->prov_name,
+                                        info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size
+                                                                    : SIZE_MAX);
+    char pieces[160];
+    if (piece < SIZE_MAX && piece < (info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size
+                                                                 : SIZE_MAX))
+        snprintf(pieces, sizeof(pieces), "in writes of %zu KiB, each after the one before; "
+                 "in the default mode the writes after such a put wait for it", piece >> 10);
+    else
+        snprintf(pieces, sizeof(pieces), "one write each, up to the provider's largest");
     size_t imax = ofi_inflight_wanted(info->fabric_attr->prov_name);
     if (imax)
         snprintf(inflight, sizeof(inflight), "at most %zu B of RMA posted to a peer on a lane, "
@@ -714,7 +725,8 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
              "transfers spread where that measures faster (ORDO_OFI_LANE_SPREAD)\n"
              "         short puts: %s\n"
              "         short messages: %s\n"
-             "         in flight: %s",
+             "         in flight: %s\n"
+             "         long puts: %s",
              info->fabric_attr->prov_name, info->domain_attr->name, info->fabric_attr->name,
              (unsigned long long)info->domain_attr->mr_mode, info->tx_attr->inject_size,
              info->ep_attr->max_msg_size, order,
@@ -728,7 +740,7 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
                  ? "gathered into one message per peer and lane, sent when full or when the "
                    "transport is next driven (ORDO_OFI_MSG_BUNDLE)"
                  : "each is its own message (ORDO_OFI_MSG_BUNDLE)",
-             inflight);
+             inflight, pieces);
     fi_freeinfo(info);
     ofi_signals_save(saved);
     list_providers(buf, len);

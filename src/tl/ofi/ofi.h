@@ -251,6 +251,7 @@ typedef struct ofi_iface {
     int                mr_per_lane;   /* FI_MR_ENDPOINT: an MR per endpoint */
     uint64_t           next_key, next_mem_id;
     size_t             max_msg;
+    size_t             put_piece;     /* a longer put goes in pieces of this, in turn */
     size_t             inject_max;
     struct ordo_tl_mem *mems;         /* exposed here, for atomic requests */
     /* message buffers: one registered pool, receives then sends */
@@ -433,14 +434,22 @@ ordo_status_t ofi_am_bcopy(ordo_tl_iface_t *iface, int rank, const void *hdr, si
                            const void *payload, size_t len);
 void          ofi_am_release(ordo_tl_iface_t *iface, void *desc);
 
-/* ofi_rma.c: memory and one-sided operations */
+/* ofi_expose.c: memory exposed to peers, their keys */
+#define OFI_ACCESS_ALL (FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)
 ordo_status_t ofi_mem_expose(ordo_tl_iface_t *iface, const ordo_tl_mem_params_t *params,
                              ordo_tl_mem_t **mem_p, void *blob, size_t *bloblen_p);
 void          ofi_mem_release(ordo_tl_iface_t *iface, ordo_tl_mem_t *mem);
+void          ofi_mem_free(ofi_iface_t *o, struct ordo_tl_mem *m);
 ordo_status_t ofi_rkey_open(ordo_tl_iface_t *iface, int rank, const void *blob, size_t bloblen,
                             ordo_tl_rkey_t **rkey_p);
 void          ofi_rkey_close(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey);
 ordo_status_t ofi_rkey_ptr(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, void **ptr_p);
+/* A registration of [addr, addr+len) from lane's registration cache; what
+ * failed is logged as a registration of `what`. */
+ordo_status_t ofi_cached_reg(ofi_iface_t *o, unsigned lane, void *addr, size_t len,
+                             const char *what, ordo_rcache_entry_t **entry_p);
+
+/* ofi_rma.c: one-sided operations */
 ordo_status_t ofi_put(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset,
                       const void *src, size_t len, unsigned flags, ordo_tl_comp_t *comp);
 ordo_status_t ofi_get(ordo_tl_iface_t *iface, ordo_tl_rkey_t *rkey, size_t offset, void *dst,
@@ -455,6 +464,8 @@ unsigned      ofi_backlog_retry(ofi_iface_t *o);
 /* The limit of RMA bytes in flight to one peer on one lane for a provider
  * (ORDO_OFI_INFLIGHT_MAX; 0: none). */
 size_t        ofi_inflight_wanted(const char *prov);
+/* The pieces a long put goes in for a provider (its largest message on a NIC). */
+size_t        ofi_put_piece_wanted(const char *prov, size_t max_msg);
 unsigned      ofi_report_done(ofi_iface_t *o);
 int           ofi_mr_reg(ofi_iface_t *o, void *addr, size_t len, uint64_t access, unsigned lane,
                          struct fid_mr **mr_p);
