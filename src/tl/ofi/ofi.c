@@ -699,12 +699,10 @@ static ordo_status_t ofi_describe(ordo_tl_iface_t *iface, char *buf, size_t len)
                  "lane, copied into place by the target (ORDO_OFI_PUT_BATCH)", bmax);
     else
         snprintf(batch, sizeof(batch), "each is the provider's RMA write (ORDO_OFI_PUT_BATCH)");
-    size_t piece = ofi_put_piece_wanted(info->fabric_attr->prov_name,
-                                        info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size
-                                                                    : SIZE_MAX);
+    size_t most = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : SIZE_MAX,
+           piece = ofi_put_piece_wanted(info->fabric_attr->prov_name, most);
     char pieces[160];
-    if (piece < SIZE_MAX && piece < (info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size
-                                                                 : SIZE_MAX))
+    if (piece < most)
         snprintf(pieces, sizeof(pieces), "in writes of %zu KiB, each after the one before; "
                  "in the default mode the writes after such a put wait for it", piece >> 10);
     else

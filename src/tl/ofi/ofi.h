@@ -375,7 +375,7 @@ static inline void *ofi_pool_desc(ofi_iface_t *o, unsigned lane)
 
 /* Send a message from the lane's buffer pool.  Its completion only returns
  * the buffer, so it asks for no more than that (FI_INJECT_COMPLETE): the
- * endpoint's default, delivery-complete for RMA, costs a message the
+ * endpoint's default, delivery-complete for RMA, costs each message the
  * provider's acknowledgement on tcp (a system call at each end; a 128-byte
  * one-way over --nodes 2 took 10 us with it, 5 without), and ordo's own
  * protocols acknowledge whatever needs it. */
