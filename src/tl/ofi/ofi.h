@@ -314,13 +314,14 @@ typedef struct ofi_iface {
                                          often */
     /* short messages gathered into one (ofi_bundle.c) */
     size_t             bundle_max;    /* messages of at most this many bytes; 0: off */
-    ofi_buf_t        **bundle_open;   /* [rank * nlanes + lane]: filling, not sent */
-    ofi_buf_t         *bundle_list;   /* the same, linked */
-    struct ofi_burst {                /* messages sent between two drives */
-        uint32_t drive;               /* the drive the last one followed */
-        uint16_t count;               /* how many followed it */
-        uint8_t  several;             /* the burst before had more than one */
-    }                 *bundle_burst;  /* [rank * nlanes + lane] */
+    struct ofi_bundle_slot {          /* [rank * nlanes + lane] */
+        ofi_buf_t *open;              /* filling, not sent */
+        /* the burst: messages sent between two drives */
+        uint32_t   drive;             /* the drive the last one followed */
+        uint16_t   count;             /* how many followed it */
+        uint8_t    several;           /* the burst before had more than one */
+    }                 *bundle_slot;
+    ofi_buf_t         *bundle_list;   /* the open bundles, linked */
     uint32_t           drives;        /* ofi_work calls, from 1 */
     int                polling;       /* inside ofi_poll: sends do not poll again */
     /* the progress helper (ORDO_OFI_PROGRESS=thread) */

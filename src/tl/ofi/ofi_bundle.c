@@ -53,9 +53,9 @@ static inline size_t rec_len(size_t len)
     return sizeof(ofi_bundle_rec_t) + ((len + 7) & ~(size_t)7);
 }
 
-static inline ofi_buf_t **slot(ofi_iface_t *o, int rank, unsigned lane)
+static inline struct ofi_bundle_slot *slot(ofi_iface_t *o, int rank, unsigned lane)
 {
-    return &o->bundle_open[(size_t)rank * (size_t)o->nlanes + lane];
+    return &o->bundle_slot[(size_t)rank * (size_t)o->nlanes + lane];
 }
 
 int ofi_bundle_wanted(const char *prov)
@@ -78,16 +78,9 @@ ordo_status_t ofi_bundle_open(ofi_iface_t *o)
     size_t max = ORDO_MIN(o->super.am_short_max, (size_t)OFI_BUNDLE_MSG_MAX);
     if (rec_len(max) * 4 > room)
         max = (room / 4 - sizeof(ofi_bundle_rec_t)) & ~(size_t)7;
-    size_t slots = (size_t)o->size * (size_t)o->nlanes;
-    o->bundle_open = calloc(slots, sizeof(*o->bundle_open));
-    o->bundle_burst = calloc(slots, sizeof(*o->bundle_burst));
-    if (o->bundle_open == NULL || o->bundle_burst == NULL) {
-        free(o->bundle_open);
-        free(o->bundle_burst);
-        o->bundle_open = NULL;
-        o->bundle_burst = NULL;
+    o->bundle_slot = calloc((size_t)o->size * (size_t)o->nlanes, sizeof(*o->bundle_slot));
+    if (o->bundle_slot == NULL)
         return ORDO_ERR_NO_MEMORY;
-    }
     o->drives = 1;   /* a fresh slot's 0 names no drive */
     o->bundle_max = max;
     return ORDO_OK;
@@ -100,7 +93,7 @@ static void unlink_open(ofi_iface_t *o, ofi_buf_t *b)
             *pp = b->next;
             break;
         }
-    *slot(o, b->rank, b->lane) = NULL;
+    slot(o, b->rank, b->lane)->open = NULL;
     ofi_update_waiting(o);
 }
 
@@ -154,7 +147,7 @@ static ssize_t send_bundle(ofi_iface_t *o, ofi_buf_t *b)
 
 ssize_t ofi_bundle_flush(ofi_iface_t *o, int rank, unsigned lane)
 {
-    ofi_buf_t *b = *slot(o, rank, lane);
+    ofi_buf_t *b = slot(o, rank, lane)->open;
     return b ? send_bundle(o, b) : 0;
 }
 
@@ -172,20 +165,20 @@ int ofi_bundle_add(ofi_iface_t *o, int rank, unsigned lane, const void *hdr, siz
                    const void *payload, size_t len)
 {
     size_t need = rec_len(hdrlen + len);
-    struct ofi_burst *burst = &o->bundle_burst[(size_t)rank * (size_t)o->nlanes + lane];
-    if (burst->drive != o->drives) {   /* a burst begins */
-        burst->several = burst->count > 1;
-        burst->drive = o->drives;
-        burst->count = 0;
+    struct ofi_bundle_slot *sl = slot(o, rank, lane);
+    if (sl->drive != o->drives) {   /* a burst begins */
+        sl->several = sl->count > 1;
+        sl->drive = o->drives;
+        sl->count = 0;
     }
-    if (burst->count < UINT16_MAX)
-        burst->count++;
-    ofi_buf_t *b = *slot(o, rank, lane);
-    if (b == NULL && burst->count == 1 && !burst->several)
+    if (sl->count < UINT16_MAX)
+        sl->count++;
+    ofi_buf_t *b = sl->open;
+    if (b == NULL && sl->count == 1 && !sl->several)
         return 0;   /* at once */
     if (b && b->len + need > o->buf_size && send_bundle(o, b) != 0)
         return 0;   /* refused for now: the message goes on its own, behind it */
-    if ((b = *slot(o, rank, lane)) == NULL) {
+    if ((b = sl->open) == NULL) {
         /* keep most message buffers for messages that cannot wait */
         if (o->ntx_free <= o->ntx / 4 || (b = ofi_tx_take(o)) == NULL)
             return 0;
@@ -195,7 +188,7 @@ int ofi_bundle_add(ofi_iface_t *o, int rank, unsigned lane, const void *hdr, siz
         b->nrec = 0;
         b->rank = rank;
         b->lane = (uint8_t)lane;
-        *slot(o, rank, lane) = b;
+        sl->open = b;
         b->next = o->bundle_list;
         o->bundle_list = b;
         atomic_store_explicit(&o->batch_waiting, 1, memory_order_relaxed);
@@ -216,7 +209,7 @@ int ofi_bundle_add(ofi_iface_t *o, int rank, unsigned lane, const void *hdr, siz
 
 void ofi_bundle_close(ofi_iface_t *o)
 {
-    if (o->bundle_open == NULL)
+    if (o->bundle_slot == NULL)
         return;
     /* What the program sent last still goes out, unless its peer is gone:
      * wait a little for the provider to take it. */
@@ -231,10 +224,8 @@ void ofi_bundle_close(ofi_iface_t *o)
         unlink_open(o, b);
         ofi_tx_return(o, b);
     }
-    free(o->bundle_open);
-    free(o->bundle_burst);
-    o->bundle_open = NULL;
-    o->bundle_burst = NULL;
+    free(o->bundle_slot);
+    o->bundle_slot = NULL;
 }
 
 /* ------------------------------------------------------ at the receiver */

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../base/compiler.h"
-#include "../../base/config.h"
 #include "../../base/log.h"
 
 /* What travels in a region's blob (keys follow). */
